@@ -1,0 +1,63 @@
+// The sandbox backends' interface: turn one policy into a launch plan for a confined process.
+// Used by the Node runtime (program children) and the bash tool alike, so both obey one policy.
+
+import type { SandboxBackendName, SandboxEnforcement, SandboxMode } from '../../ptc-runtime/types.js';
+
+/** The full policy of one confined process (CONTRACT §5 `workspace` policy plus widenings). */
+export interface SandboxPolicy {
+  /** Working directory; readable and writable. Absolute. */
+  readonly cwd: string;
+  /** Extra absolute paths readable (read-only) inside the sandbox. */
+  readonly read: readonly string[];
+  /** Extra absolute paths writable inside the sandbox. */
+  readonly write: readonly string[];
+  readonly network: boolean;
+  /** May the process create child processes (confined by the same policy)? */
+  readonly processes: boolean;
+  /** The complete environment of the process; nothing is inherited from the host. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** How to start a command under a policy. */
+export interface LaunchPlan {
+  readonly backend: SandboxBackendName;
+  readonly enforced: SandboxEnforcement;
+  /** Executable and arguments to pass to child_process.spawn. */
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /**
+   * File descriptors the spawn must place in its stdio array AFTER the caller's own extra fds
+   * (e.g. the seccomp filter for bwrap). Opened fresh per plan; `release()` closes them.
+   */
+  readonly passFds: readonly number[];
+  /** Closes what the plan opened (call right after spawn, and again harmlessly on failure). */
+  release(): void;
+}
+
+/** What to launch and under which policy. */
+export interface LaunchRequest {
+  /**
+   * `node`: the command is the Node binary, so the node-permission fallback can add its flags.
+   * `exec`: any other command (bash); only an OS backend can confine it.
+   */
+  readonly kind: 'node' | 'exec';
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly policy: SandboxPolicy;
+  readonly mode: SandboxMode;
+  /**
+   * The lowest fd number the plan may use in the child for its own fds (`passFds`): the caller puts
+   * its own extra stdio entries first (e.g. fd 3 = control channel, so this is 4).
+   */
+  readonly firstFreeFd: number;
+}
+
+/**
+ * Implemented in `./index.ts`:
+ *   planLaunch(request: LaunchRequest): Promise<LaunchPlan>
+ * rejects with SandboxUnavailableError (code SANDBOX_UNAVAILABLE) when mode is `required` and no
+ * available backend enforces both fs and network confinement for that kind of command.
+ */
+export type PlanLaunch = (request: LaunchRequest) => Promise<LaunchPlan>;

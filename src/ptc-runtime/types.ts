@@ -1,0 +1,110 @@
+// The ptc-runtime seam: a runtime is handed a program and named async bindings, runs the program,
+// and reports { value, logs, error? }. It knows nothing about tools; a Python or container runtime
+// is another provider of this interface.
+
+import type { ErrorInfo } from '../errors.js';
+import type { JsonValue } from '../json.js';
+
+export type SandboxMode = 'required' | 'auto' | 'off';
+export type SandboxBackendName = 'bwrap' | 'node-permission' | 'none';
+
+/** What the chosen backend actually enforces, reported with every result (CONTRACT §3, §5). */
+export interface SandboxEnforcement {
+  readonly fs: 'full' | 'partial' | 'none';
+  readonly network: 'full' | 'none';
+  readonly process: 'full' | 'partial' | 'none';
+}
+
+export interface SandboxReport {
+  readonly backend: SandboxBackendName;
+  readonly enforced: SandboxEnforcement;
+}
+
+/** Widening of the default `workspace` policy (CONTRACT §5) for one run. */
+export interface PolicyWidening {
+  readonly allowRead?: readonly string[];
+  readonly allowWrite?: readonly string[];
+  readonly network?: boolean;
+}
+
+/** Context handed to a binding function for one call from the program. */
+export interface BindingCallContext {
+  /** Aborted when the run settles (completion, deadline, abort, failure) before the call finished. */
+  readonly signal: AbortSignal;
+}
+
+/** A host function the program can await. Its argument arrives as JSON; its value must be JSON (or undefined). */
+export type BindingFunction = (args: JsonValue, ctx: BindingCallContext) => Promise<JsonValue | undefined>;
+
+/** A rejected binding call becomes an instance of this class in the program, carrying the member name. */
+export interface BindingErrorClass {
+  /** A portable identifier; the class is a global of the program (e.g. `ToolCallError`). */
+  readonly name: string;
+  /** The own property that carries the member (function) name (e.g. `toolName`). */
+  readonly memberNameProperty: string;
+}
+
+/** One global of the program: `global.member(args)` calls `functions[member]` on the host. */
+export interface BindingNamespace {
+  /** A portable identifier (e.g. `tools`). */
+  readonly global: string;
+  /** Member names may be any string (`"my-tool"`, `"__proto__"`): they are own members of a null-prototype object. */
+  readonly functions: Readonly<Record<string, BindingFunction>>;
+  readonly errorClass?: BindingErrorClass;
+}
+
+export interface RunRequest {
+  /** The BODY of an async function, TypeScript or JavaScript: top-level await and return work. */
+  readonly program: string;
+  readonly bindings?: readonly BindingNamespace[];
+  /** Absolute path of the workspace the program runs in. */
+  readonly cwd: string;
+  /** Wall-time deadline including awaited binding calls; default and bounds come from `timeout`. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  readonly policy?: PolicyWidening;
+}
+
+/** A request after `resolve`: validated, with deployment defaults filled in. */
+export interface ResolvedRunSpec {
+  readonly program: string;
+  readonly bindings: readonly BindingNamespace[];
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  readonly policy: {
+    readonly read: readonly string[];
+    readonly write: readonly string[];
+    readonly network: boolean;
+  };
+}
+
+/** The outcome of one program. A failed program is a field here, never a rejection. */
+export interface RunResult {
+  readonly value?: JsonValue;
+  readonly logs: readonly string[];
+  readonly error?: ErrorInfo;
+  readonly sandbox: SandboxReport;
+}
+
+export interface TimeoutDescriptor {
+  readonly defaultMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+
+export interface PtcRuntime {
+  /** Selects the SDK renderer and the run_code flavour. */
+  readonly language: 'typescript';
+  /** The substrate, not its authority. */
+  readonly isolation: 'process';
+  /** The configured sandbox mode; what is actually enforced is reported per result. */
+  readonly sandboxMode: SandboxMode;
+  readonly timeout: TimeoutDescriptor;
+  /** Validates caller input (rejects with CONFIG for misuse) and fills deployment defaults. */
+  resolve(request: RunRequest): Promise<ResolvedRunSpec>;
+  /** Runs a resolved program. Never rejects for a failed program. */
+  run(spec: ResolvedRunSpec): Promise<RunResult>;
+  /** Ends warm children and releases resources. */
+  close(): Promise<void>;
+}
