@@ -1,0 +1,85 @@
+// The dispatch pool of one program run: calls START strictly in submission order; consecutive
+// parallel-classified calls overlap up to a bound; an exclusive call waits for the pool to drain and
+// runs alone. Settlement abandons what has not started and aborts and awaits what is running.
+
+import { AbortedError } from '../errors.js';
+import type { ExecutionMode } from '../tools/tool-runtime.js';
+
+/** The bound on overlapping parallel sub-calls when none is configured (1 restores serial dispatch). */
+export const DEFAULT_MAX_PARALLEL_SUB_CALLS = 10;
+
+interface Job {
+  readonly mode: ExecutionMode;
+  readonly start: (signal: AbortSignal) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  controller?: AbortController;
+  done?: Promise<void>;
+}
+
+export class DispatchPool {
+  private readonly queue: Job[] = [];
+  private readonly running = new Set<Job>();
+  private exclusiveRunning = false;
+  private settled = false;
+
+  constructor(private readonly maxParallel: number = DEFAULT_MAX_PARALLEL_SUB_CALLS) {
+    if (!Number.isInteger(maxParallel) || maxParallel < 1) {
+      throw new RangeError(`maxParallel must be a positive integer, got ${maxParallel}`);
+    }
+  }
+
+  /** How many calls are running right now. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Queues a call. `start` runs when the pool admits it, with a signal aborted at settlement.
+   * After settlement, or when abandoned unstarted, the promise rejects with AbortedError.
+   */
+  submit<T>(mode: ExecutionMode, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.settled) return Promise.reject(new AbortedError('The program run has settled; no new calls start.'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ mode, start, resolve: resolve as (v: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  /** Abandons queued calls, aborts running ones and resolves once every running call has finished. */
+  async settle(): Promise<void> {
+    this.settled = true;
+    for (const job of this.queue.splice(0)) job.reject(new AbortedError('Abandoned: the program run settled before this call started.'));
+    const running = [...this.running];
+    for (const job of running) job.controller!.abort(new AbortedError('The program run settled.'));
+    await Promise.all(running.map((job) => job.done));
+  }
+
+  private pump(): void {
+    while (!this.settled && this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (this.exclusiveRunning) return;
+      if (head.mode === 'exclusive' ? this.running.size > 0 : this.running.size >= this.maxParallel) return;
+      this.queue.shift();
+      this.launch(head);
+    }
+  }
+
+  private launch(job: Job): void {
+    const controller = new AbortController();
+    job.controller = controller;
+    this.running.add(job);
+    if (job.mode === 'exclusive') this.exclusiveRunning = true;
+    job.done = (async () => {
+      try {
+        job.resolve(await job.start(controller.signal));
+      } catch (error) {
+        job.reject(error);
+      } finally {
+        this.running.delete(job);
+        if (job.mode === 'exclusive') this.exclusiveRunning = false;
+        this.pump();
+      }
+    })();
+  }
+}

@@ -1,0 +1,401 @@
+// The ToolRuntime service (`ctx.tools`): one store of tool definitions, scoped visibility layers and
+// guards, and the ONE execution pipeline every call traverses, direct or from inside a program.
+
+import { bindContext, type Context, type ContextBound, type Disposer } from '../context/context.js';
+import {
+  ConfigError,
+  HarnessError,
+  type ErrorCode,
+  type ErrorInfo,
+} from '../errors.js';
+import { checkJson, renderJson, type JsonValue } from '../json.js';
+import { compileSchema, type SchemaValidator } from './schema-validator.js';
+import type {
+  AnyToolDefinition,
+  DeferredContext,
+  ToolCallRef,
+  ToolCallResult,
+  ToolExecContext,
+  ToolSchema,
+} from './types.js';
+
+/** The transport tool of PTC mode; never registrable, whatever the mode (any agent may pick PTC later). */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set(['run_code']);
+
+/** One call as every hook sees it. Frozen; `args` is a private JSON snapshot. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: JsonValue;
+  /** Set for nested calls (a program's sub-call carries its run_code call). */
+  readonly parent?: ToolCallRef;
+  /** The scope whose visibility, guards and hooks apply. */
+  readonly scope: Context;
+}
+
+/** A `tools/pre-execute` listener returns this to stop the call before the body runs. */
+export interface BlockDecision {
+  readonly block: string;
+}
+
+/** A `tools/post-execute` listener may block the result or replace its content. */
+export type PostExecuteDecision = BlockDecision | { readonly content: string };
+
+/** A guard returns a reason to deny; guards can only narrow what is allowed (monotonic). */
+export type ToolGuard = (call: ToolCall) => string | undefined | Promise<string | undefined>;
+
+/** Restricts visibility within a scope: an allowlist of names or a predicate. */
+export type ToolFilter = readonly string[] | ((tool: ToolSchema) => boolean);
+
+export type ExecutionMode = 'parallel' | 'exclusive';
+
+export interface ToolResultEvent {
+  readonly call: ToolCall;
+  readonly result: ToolCallResult;
+}
+
+export interface ExecuteOptions {
+  readonly signal?: AbortSignal;
+  readonly parent?: ToolCallRef;
+  /** Whose visibility applies; default: the context this view of the service belongs to. */
+  readonly scope?: Context;
+  /** The call id; default: a fresh `call_<n>`. */
+  readonly id?: string;
+}
+
+declare module '../context/context.js' {
+  interface Events {
+    /** Serial: the first listener that returns a BlockDecision stops the call. */
+    'tools/pre-execute'(call: ToolCall): BlockDecision | undefined | Promise<BlockDecision | undefined>;
+    /** Middleware around the tool body: call `next()` to run the rest of the chain and the body. */
+    'tools/execute'(call: ToolCall, next: () => Promise<JsonValue | undefined>): Promise<JsonValue | undefined>;
+    /** Serial: may block the result or replace its content. */
+    'tools/post-execute'(
+      call: ToolCall,
+      result: ToolCallResult,
+    ): PostExecuteDecision | undefined | Promise<PostExecuteDecision | undefined>;
+    /** Notification of the final, immutable outcome of every call. */
+    'tools/result'(event: ToolResultEvent): void;
+  }
+  interface Services {
+    tools: ToolRuntime;
+  }
+}
+
+interface Entry {
+  readonly def: AnyToolDefinition;
+  readonly validateArgs: SchemaValidator;
+  readonly validateOutput: SchemaValidator | undefined;
+}
+
+interface Scoped<T> {
+  readonly owner: Context;
+  readonly value: T;
+}
+
+/** Shared by every context's view of the service. */
+class ToolStore {
+  readonly tools = new Map<string, Entry>();
+  readonly layers: Scoped<ToolFilter>[] = [];
+  readonly guards: Scoped<ToolGuard>[] = [];
+  private nextCallNumber = 1;
+
+  newCallId(): string {
+    return `call_${this.nextCallNumber++}`;
+  }
+}
+
+export class ToolRuntime implements ContextBound<ToolRuntime> {
+  private readonly store: ToolStore;
+  private readonly ctx: Context;
+
+  /**
+   * Creates the service for a container: `ctx.provide('tools', new ToolRuntime(ctx))`. With `shared`,
+   * creates another context's view of the same store instead.
+   */
+  constructor(ctx: Context, shared?: ToolRuntime) {
+    this.ctx = ctx;
+    this.store = shared ? shared.store : new ToolStore();
+  }
+
+  /** @internal each context gets a view whose registrations are effects of that context. */
+  [bindContext](ctx: Context): ToolRuntime {
+    return new ToolRuntime(ctx, this);
+  }
+
+  /**
+   * Registers a tool as an effect of the calling context: disposing that plugin removes the tool.
+   * Duplicate and reserved names are CONFIG errors; so is an input schema ajv cannot compile.
+   */
+  register(def: AnyToolDefinition): Disposer {
+    const name = def.name;
+    if (RESERVED_TOOL_NAMES.has(name)) {
+      throw new ConfigError(`Tool name "${name}" is reserved for the PTC transport; rename the tool.`);
+    }
+    if (this.store.tools.has(name)) {
+      throw new ConfigError(`A tool named "${name}" is already registered; tool names must be unique.`);
+    }
+    const entry: Entry = {
+      def,
+      validateArgs: compileSchema(def.inputSchema, `input schema of tool "${name}"`),
+      validateOutput:
+        def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of tool "${name}"`),
+    };
+    return this.ctx.effect(() => {
+      this.store.tools.set(name, entry);
+      return () => {
+        if (this.store.tools.get(name) === entry) this.store.tools.delete(name);
+      };
+    });
+  }
+
+  /** Adds a visibility layer for the calling context and everything below it. */
+  restrict(filter: ToolFilter): Disposer {
+    return this.addScoped(this.store.layers, filter);
+  }
+
+  /** Adds a guard for calls in the calling context's scope and below. */
+  guard(guard: ToolGuard): Disposer {
+    return this.addScoped(this.store.guards, guard);
+  }
+
+  /** The visible tools of a scope (default: the calling context), sorted by name. */
+  schemas(scope: Context = this.ctx): ToolSchema[] {
+    const out: ToolSchema[] = [];
+    for (const name of [...this.store.tools.keys()].sort(compareNames)) {
+      const def = this.resolve(name, scope);
+      if (def) out.push(toSchema(def));
+    }
+    return out;
+  }
+
+  /** The definition of a tool if it is visible in the scope. */
+  get(name: string, scope: Context = this.ctx): AnyToolDefinition | undefined {
+    return this.resolve(name, scope);
+  }
+
+  /** 'parallel' only for a visible tool that declares isConcurrencySafe: true; otherwise (unknown too) 'exclusive'. */
+  executionMode(name: string, scope: Context = this.ctx): ExecutionMode {
+    return this.resolve(name, scope)?.isConcurrencySafe === true ? 'parallel' : 'exclusive';
+  }
+
+  /**
+   * Runs one call through the full pipeline: resolve -> validate -> tools/pre-execute -> guards ->
+   * tools/execute around the body -> tools/post-execute -> finalizeContent -> tools/result.
+   * Never throws for a tool failure: failures are results with `isError` and a stable code.
+   */
+  async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolCallResult> {
+    const scope = options.scope ?? this.ctx;
+    const id = options.id ?? this.store.newCallId();
+    const snapshot = snapshotArgs(args);
+    const call: ToolCall = Object.freeze({
+      id,
+      name,
+      args: snapshot.ok ? snapshot.value : null,
+      ...(options.parent ? { parent: Object.freeze({ ...options.parent }) } : {}),
+      scope,
+    });
+
+    const def = this.resolve(name, scope);
+    let result = await this.run(call, def, snapshot, options.signal);
+    if (def?.finalizeContent) {
+      try {
+        result = { ...result, content: def.finalizeContent(result) };
+      } catch (error) {
+        result = failure('TOOL_FAILED', `finalizeContent of tool "${name}" failed: ${messageOf(error)}`);
+      }
+    }
+    const frozen = deepFreeze({ ...result });
+    this.ctx.emit('tools/result', Object.freeze({ call, result: frozen }));
+    return frozen;
+  }
+
+  private async run(
+    call: ToolCall,
+    def: AnyToolDefinition | undefined,
+    snapshot: Snapshot,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolCallResult> {
+    if (signal?.aborted) return failure('ABORTED', `The call to "${call.name}" was aborted before it started.`);
+    if (!def) return failure('UNKNOWN_TOOL', this.unknownToolMessage(call.name, call.scope));
+    if (!snapshot.ok) {
+      return failure('INVALID_ARGS', `Invalid arguments for tool "${call.name}": ${snapshot.reason}. Pass plain JSON values and call again.`);
+    }
+    const entry = this.store.tools.get(call.name)!;
+    const problems = entry.validateArgs(call.args);
+    if (problems.length > 0) {
+      return failure(
+        'INVALID_ARGS',
+        `Invalid arguments for tool "${call.name}":\n${problems.map((p) => `  ${p}`).join('\n')}\n` +
+          `Fix these arguments to match the tool's input schema and call it again.`,
+      );
+    }
+
+    const decision = await this.hook('tools/pre-execute', () => this.ctx.serial('tools/pre-execute', call));
+    if (!decision.ok) return decision.result;
+    if (decision.value) return failure('PERMISSION_DENIED', `The call to "${call.name}" was blocked: ${decision.value.block}`);
+
+    for (const guard of this.scopedFor(this.store.guards, call.scope)) {
+      const verdict = await this.hook('guard', () => guard(call));
+      if (!verdict.ok) return verdict.result;
+      if (verdict.value !== undefined) return failure('PERMISSION_DENIED', `The call to "${call.name}" was denied: ${verdict.value}`);
+    }
+
+    if (signal?.aborted) return failure('ABORTED', `The call to "${call.name}" was aborted before it started.`);
+    let result = await this.runBody(call, def, entry, signal);
+
+    const post = await this.hook('tools/post-execute', () => this.ctx.serial('tools/post-execute', call, result));
+    if (!post.ok) return post.result;
+    if (post.value && 'block' in post.value) {
+      return failure('PERMISSION_DENIED', `The result of "${call.name}" was blocked: ${post.value.block}`);
+    }
+    if (post.value && 'content' in post.value) result = { ...result, content: post.value.content };
+    return result;
+  }
+
+  private async runBody(
+    call: ToolCall,
+    def: AnyToolDefinition,
+    entry: Entry,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolCallResult> {
+    const deferred: DeferredContext[] = [];
+    const exec: ToolExecContext = {
+      signal: signal ?? new AbortController().signal,
+      callId: call.id,
+      ...(call.parent ? { parent: call.parent } : {}),
+      deferContext: (entry) => void deferred.push(Object.freeze({ ...entry })),
+    };
+    const body = async (): Promise<JsonValue | undefined> =>
+      (await (def.execute as (args: JsonValue, exec: ToolExecContext) => unknown)(call.args, exec)) as JsonValue | undefined;
+    const chain = this.ctx.listeners('tools/execute').reduceRight<() => Promise<JsonValue | undefined>>(
+      (next, middleware) => () => middleware(call, next),
+      body,
+    );
+    const withContexts = (r: ToolCallResult): ToolCallResult =>
+      deferred.length > 0 ? { ...r, deferredContexts: [...deferred] } : r;
+
+    let value: JsonValue | undefined;
+    try {
+      value = await chain();
+    } catch (error) {
+      if (signal?.aborted) return withContexts(failure('ABORTED', `The call to "${call.name}" was aborted.`));
+      const info = error instanceof HarnessError ? error.toInfo() : { code: 'TOOL_FAILED' as const, message: messageOf(error) };
+      return withContexts(failure(info.code, info.message));
+    }
+    if (value !== undefined) {
+      const json = checkJson(value);
+      if (!json.ok) {
+        return withContexts(
+          failure('TOOL_FAILED', `Tool "${call.name}" returned a value that is not JSON (${json.path || '(root)'}: ${json.reason}).`),
+        );
+      }
+      // The result is frozen for observers; a copy keeps the tool's own objects mutable.
+      value = structuredClone(value);
+      const problems = entry.validateOutput?.(value) ?? [];
+      if (problems.length > 0) {
+        return withContexts(
+          failure('TOOL_FAILED', `Tool "${call.name}" returned a value that breaks its output schema:\n${problems.map((p) => `  ${p}`).join('\n')}`),
+        );
+      }
+    }
+    let content: string;
+    try {
+      content = value !== undefined && def.renderContent
+        ? (def.renderContent as (v: JsonValue) => string)(value)
+        : renderJson(value);
+    } catch (error) {
+      return withContexts(failure('TOOL_FAILED', `Rendering the result of "${call.name}" failed: ${messageOf(error)}`));
+    }
+    return withContexts({ ...(value !== undefined ? { value } : {}), content, isError: false });
+  }
+
+  /** Runs one hook step; a throwing hook fails the call closed instead of escaping the pipeline. */
+  private async hook<T>(
+    what: string,
+    step: () => T | Promise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; result: ToolCallResult }> {
+    try {
+      return { ok: true, value: await step() };
+    } catch (error) {
+      return { ok: false, result: failure('TOOL_FAILED', `A ${what} hook failed: ${messageOf(error)}`) };
+    }
+  }
+
+  private resolve(name: string, scope: Context): AnyToolDefinition | undefined {
+    const entry = this.store.tools.get(name);
+    if (!entry) return undefined;
+    const schema = toSchema(entry.def);
+    for (const filter of this.scopedFor(this.store.layers, scope)) {
+      const visible = typeof filter === 'function' ? filter(schema) : filter.includes(name);
+      if (!visible) return undefined;
+    }
+    return entry.def;
+  }
+
+  private unknownToolMessage(name: string, scope: Context): string {
+    const visible = this.schemas(scope).map((t) => t.name);
+    const list = visible.length > 0 ? visible.map((n) => JSON.stringify(n)).join(', ') : '(none)';
+    return `Unknown tool ${JSON.stringify(name)}. Call one of the available tools instead: ${list}.`;
+  }
+
+  private addScoped<T>(list: Scoped<T>[], value: T): Disposer {
+    const item: Scoped<T> = { owner: this.ctx, value };
+    return this.ctx.effect(() => {
+      list.push(item);
+      return () => {
+        const at = list.indexOf(item);
+        if (at >= 0) list.splice(at, 1);
+      };
+    });
+  }
+
+  private scopedFor<T>(list: readonly Scoped<T>[], scope: Context): T[] {
+    return list.filter((item) => isWithin(scope, item.owner)).map((item) => item.value);
+  }
+}
+
+type Snapshot = { ok: true; value: JsonValue } | { ok: false; reason: string };
+
+function snapshotArgs(args: unknown): Snapshot {
+  if (args === undefined) return { ok: true, value: {} };
+  const check = checkJson(args);
+  if (!check.ok) return { ok: false, reason: `${check.path || '(root)'} holds a ${check.reason}` };
+  return { ok: true, value: deepFreeze(structuredClone(args) as JsonValue) };
+}
+
+function failure(code: ErrorCode, message: string): ToolCallResult {
+  const error: ErrorInfo = { code, message };
+  return { content: `Error [${code}]: ${message}`, isError: true, error };
+}
+
+function isWithin(scope: Context, owner: Context): boolean {
+  for (let at: Context | undefined = scope; at; at = at.parent) if (at === owner) return true;
+  return false;
+}
+
+function toSchema(def: AnyToolDefinition): ToolSchema {
+  return {
+    name: def.name,
+    description: def.description,
+    inputSchema: def.inputSchema,
+    ...(def.outputSchema !== undefined ? { outputSchema: def.outputSchema } : {}),
+  };
+}
+
+/** Code-unit order: deterministic across locales. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
