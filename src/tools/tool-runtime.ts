@@ -5,6 +5,7 @@ import { bindContext, type Context, type ContextBound, type Disposer } from '../
 import {
   ConfigError,
   HarnessError,
+  RuntimeUnavailableError,
   type ErrorCode,
   type ErrorInfo,
 } from '../errors.js';
@@ -20,7 +21,19 @@ import type {
 } from './types.js';
 
 /** The transport tool of PTC mode; never registrable, whatever the mode (any agent may pick PTC later). */
-export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set(['run_code']);
+export const RUN_CODE_TOOL_NAME = 'run_code';
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([RUN_CODE_TOOL_NAME]);
+
+/**
+ * How a scope's tools reach the model: `native` sends each visible tool as a JSON-schema function;
+ * `ptc` sends only the run_code transport, and the tools become an SDK inside programs.
+ */
+export type PresentationMode = 'native' | 'ptc';
+
+export interface ToolRuntimeConfig {
+  /** The mode of every scope that does not declare its own with `presentAs` (default `native`). */
+  readonly mode?: PresentationMode;
+}
 
 /** One call as every hook sees it. Frozen; `args` is a private JSON snapshot. */
 export interface ToolCall {
@@ -98,7 +111,11 @@ class ToolStore {
   readonly tools = new Map<string, Entry>();
   readonly layers: Scoped<ToolFilter>[] = [];
   readonly guards: Scoped<ToolGuard>[] = [];
+  readonly presentations: Scoped<PresentationMode>[] = [];
+  transport: Entry | undefined;
   private nextCallNumber = 1;
+
+  constructor(readonly defaultMode: PresentationMode) {}
 
   newCallId(): string {
     return `call_${this.nextCallNumber++}`;
@@ -109,18 +126,20 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   private readonly store: ToolStore;
   private readonly ctx: Context;
 
-  /**
-   * Creates the service for a container: `ctx.provide('tools', new ToolRuntime(ctx))`. With `shared`,
-   * creates another context's view of the same store instead.
-   */
-  constructor(ctx: Context, shared?: ToolRuntime) {
+  /** Creates the service for a container: `ctx.provide('tools', new ToolRuntime(ctx, { mode }))`. */
+  constructor(ctx: Context, config: ToolRuntimeConfig = {}) {
+    const mode = config.mode ?? 'native';
+    if (mode !== 'native' && mode !== 'ptc') {
+      throw new ConfigError(`tools.mode must be "native" or "ptc", got ${JSON.stringify(mode)}.`);
+    }
     this.ctx = ctx;
-    this.store = shared ? shared.store : new ToolStore();
+    this.store = new ToolStore(mode);
   }
 
-  /** @internal each context gets a view whose registrations are effects of that context. */
+  /** @internal each context gets a view (same store) whose registrations are effects of that context. */
   [bindContext](ctx: Context): ToolRuntime {
-    return new ToolRuntime(ctx, this);
+    const view = Object.create(ToolRuntime.prototype) as ToolRuntime;
+    return Object.assign(view, { ctx, store: this.store });
   }
 
   /**
@@ -159,6 +178,61 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     return this.addScoped(this.store.guards, guard);
   }
 
+  /** Declares the presentation mode of the calling context and everything below it (nearest wins). */
+  presentAs(mode: PresentationMode): Disposer {
+    if (mode !== 'native' && mode !== 'ptc') {
+      throw new ConfigError(`presentAs expects "native" or "ptc", got ${JSON.stringify(mode)}.`);
+    }
+    return this.addScoped(this.store.presentations, mode);
+  }
+
+  /** The presentation mode of a scope: its nearest `presentAs` declaration, else the configured default. */
+  modeFor(scope: Context = this.ctx): PresentationMode {
+    for (let at: Context | undefined = scope; at; at = at.parent) {
+      for (let i = this.store.presentations.length - 1; i >= 0; i--) {
+        const item = this.store.presentations[i]!;
+        if (item.owner === at) return item.value;
+      }
+    }
+    return this.store.defaultMode;
+  }
+
+  /**
+   * Installs the PTC transport (`run_code`) as an effect of the calling context. It stays outside
+   * registration and restriction layers; only ptc scopes see or execute it.
+   */
+  provideTransport(def: AnyToolDefinition): Disposer {
+    if (def.name !== RUN_CODE_TOOL_NAME) {
+      throw new ConfigError(`The PTC transport must be named "${RUN_CODE_TOOL_NAME}", got ${JSON.stringify(def.name)}.`);
+    }
+    if (this.store.transport) throw new ConfigError('A PTC transport is already installed; dispose it first.');
+    const entry: Entry = {
+      def,
+      validateArgs: compileSchema(def.inputSchema, `input schema of "${def.name}"`),
+      validateOutput: def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of "${def.name}"`),
+    };
+    return this.ctx.effect(() => {
+      this.store.transport = entry;
+      return () => {
+        if (this.store.transport === entry) this.store.transport = undefined;
+      };
+    });
+  }
+
+  /**
+   * The tools sent to the model for a scope: its visible tools in native mode; only run_code in ptc
+   * mode. PTC without a transport (no code runtime loaded) fails with RUNTIME_UNAVAILABLE.
+   */
+  wireTools(scope: Context = this.ctx): ToolSchema[] {
+    if (this.modeFor(scope) === 'native') return this.schemas(scope);
+    if (!this.store.transport) {
+      throw new RuntimeUnavailableError(
+        'PTC mode needs a code runtime, and none is loaded: load the ptc plugin with a runtime (e.g. createNodeRuntime) or present the tools natively.',
+      );
+    }
+    return [toSchema(this.store.transport.def)];
+  }
+
   /** The visible tools of a scope (default: the calling context), sorted by name. */
   schemas(scope: Context = this.ctx): ToolSchema[] {
     const out: ToolSchema[] = [];
@@ -174,9 +248,13 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     return this.resolve(name, scope);
   }
 
-  /** 'parallel' only for a visible tool that declares isConcurrencySafe: true; otherwise (unknown too) 'exclusive'. */
-  executionMode(name: string, scope: Context = this.ctx): ExecutionMode {
-    return this.resolve(name, scope)?.isConcurrencySafe === true ? 'parallel' : 'exclusive';
+  /**
+   * 'parallel' only for a tool this call may execute that declares isConcurrencySafe: true;
+   * otherwise (unknown and collapsed names too) 'exclusive'. `parent` marks a nested call as in execute.
+   */
+  executionMode(name: string, options: { scope?: Context; parent?: ToolCallRef } = {}): ExecutionMode {
+    const target = this.resolveExecution(name, options.scope ?? this.ctx, options.parent !== undefined);
+    return target.def?.isConcurrencySafe === true ? 'parallel' : 'exclusive';
   }
 
   /**
@@ -196,8 +274,9 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
       scope,
     });
 
-    const def = this.resolve(name, scope);
-    let result = await this.run(call, def, snapshot, options.signal);
+    const target = this.resolveExecution(name, scope, call.parent !== undefined);
+    const def = target.def;
+    let result = await this.run(call, target, snapshot, options.signal);
     if (def?.finalizeContent) {
       try {
         result = { ...result, content: def.finalizeContent(result) };
@@ -212,16 +291,20 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
 
   private async run(
     call: ToolCall,
-    def: AnyToolDefinition | undefined,
+    target: ExecutionTarget,
     snapshot: Snapshot,
     signal: AbortSignal | undefined,
   ): Promise<ToolCallResult> {
     if (signal?.aborted) return failure('ABORTED', `The call to "${call.name}" was aborted before it started.`);
-    if (!def) return failure('UNKNOWN_TOOL', this.unknownToolMessage(call.name, call.scope));
-    if (!snapshot.ok) {
-      return failure('INVALID_ARGS', `Invalid arguments for tool "${call.name}": ${snapshot.reason}. Pass plain JSON values and call again.`);
+    const invalidJson = () =>
+      failure('INVALID_ARGS', `Invalid arguments for tool "${call.name}": ${snapshot.ok ? '' : snapshot.reason}. Pass plain JSON values and call again.`);
+    if (!target.def) {
+      if (target.collapsed && !snapshot.ok) return invalidJson();
+      return failure('UNKNOWN_TOOL', target.collapsed ? collapsedMessage(call.name) : this.unknownToolMessage(call.name, call.scope));
     }
-    const entry = this.store.tools.get(call.name)!;
+    const def = target.def;
+    if (!snapshot.ok) return invalidJson();
+    const entry = target.entry!;
     const problems = entry.validateArgs(call.args);
     if (problems.length > 0) {
       return failure(
@@ -322,6 +405,22 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     }
   }
 
+  /**
+   * What a call may execute (seed 002, executor collapse): in a ptc scope a direct call (no parent)
+   * may only name run_code, and a native name is "collapsed" — unknown to the executor, before any
+   * hook sees it. Nested calls (program sub-calls) reach every visible tool, never run_code itself.
+   */
+  private resolveExecution(name: string, scope: Context, nested: boolean): ExecutionTarget {
+    const ptc = this.modeFor(scope) === 'ptc';
+    if (name === RUN_CODE_TOOL_NAME) {
+      const transport = ptc && !nested ? this.store.transport : undefined;
+      return transport ? { def: transport.def, entry: transport, collapsed: false } : { collapsed: false };
+    }
+    const def = this.resolve(name, scope);
+    if (ptc && !nested) return { collapsed: def !== undefined };
+    return def ? { def, entry: this.store.tools.get(name)!, collapsed: false } : { collapsed: false };
+  }
+
   private resolve(name: string, scope: Context): AnyToolDefinition | undefined {
     const entry = this.store.tools.get(name);
     if (!entry) return undefined;
@@ -356,6 +455,21 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
 }
 
 type Snapshot = { ok: true; value: JsonValue } | { ok: false; reason: string };
+
+interface ExecutionTarget {
+  readonly def?: AnyToolDefinition;
+  readonly entry?: Entry;
+  /** A visible native tool that a direct call in a ptc scope may not execute. */
+  readonly collapsed: boolean;
+}
+
+function collapsedMessage(name: string): string {
+  return (
+    `Unknown tool ${JSON.stringify(name)}: in this session tools are reachable only inside ${RUN_CODE_TOOL_NAME}. ` +
+    `Call ${RUN_CODE_TOOL_NAME} with { code, description }, where code awaits tools[${JSON.stringify(name)}](args) ` +
+    `and returns what you need.`
+  );
+}
 
 function snapshotArgs(args: unknown): Snapshot {
   if (args === undefined) return { ok: true, value: {} };
