@@ -18,3 +18,50 @@ export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
 export const BINARY_SNIFF_BYTES = 8 * 1024;
 /** A `glob` pattern may expand its `{a,b}` alternatives into at most this many patterns. */
 export const MAX_GLOB_BRACE_EXPANSIONS = 256;
+
+// The code runtime (src/ptc-runtime-node). Each is overridable through createNodeRuntime options.
+
+/** A program's wall-time deadline (includes awaited binding calls and the child's start) when none is given. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+/** The smallest deadline a caller may ask for. */
+export const MIN_TIMEOUT_MS = 100;
+/** The largest deadline a caller may ask for. */
+export const MAX_TIMEOUT_MS = 600_000;
+/** The output ledger of one run: UTF-8 bytes of all log lines plus the JSON of the returned value. */
+export const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** One control-channel frame (one JSON line) in either direction, in bytes. */
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+/** Binding calls a program may have in flight at once; further calls wait in the child. */
+export const MAX_PENDING_CALLS = 1_000;
+/** Serialized arguments of the binding calls in flight at once, in bytes. */
+export const MAX_PENDING_ARGS_BYTES = 64 * 1024 * 1024;
+/** Source text of one program, in bytes. */
+export const MAX_PROGRAM_BYTES = 1024 * 1024;
+/** V8 old-space limit of a program's process (`--max-old-space-size`), in MiB. */
+export const DEFAULT_MEMORY_MB = 512;
+/** Resident memory allowed above DEFAULT_MEMORY_MB-style heap limits before the RSS watchdog kills, in MiB. */
+export const RSS_HEADROOM_MB = 256;
+/** How often the host samples the program process's resident memory. */
+export const RSS_WATCHDOG_INTERVAL_MS = 10;
+/** The child's real stdout/stderr kept by the host (the tail, for crash messages), in bytes per stream. */
+export const MAX_STDIO_CAPTURE_BYTES = 64 * 1024;
+/** Warm children kept ready per policy. */
+export const DEFAULT_POOL_SIZE = 2;
+/** A warm child unused for this long is ended (not replaced until the policy is used again). */
+export const DEFAULT_POOL_IDLE_MS = 30_000;
+/** Distinct policies the warm pool keeps children for; the least recently used is dropped first. */
+export const MAX_POOL_POLICIES = 4;
+/** After the child exits on its own, how long the host keeps reading its control channel for last frames. */
+export const EXIT_DRAIN_GRACE_MS = 250;
+/** `bash` keeps at most this many bytes of each of stdout and stderr (half from the start, half from the end). */
+export const MAX_BASH_STREAM_BYTES = 20_000;
+/** `bash` deadline when the call gives no `timeout_ms`. */
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+/** Bounds of a `bash` call's `timeout_ms`. */
+export const MIN_BASH_TIMEOUT_MS = 100;
+export const MAX_BASH_TIMEOUT_MS = 600_000;
+/**
+ * After a `bash` command exits, how long its output pipes may stay open (held by a process that
+ * escaped the kill, possible only without bwrap) before the tool stops reading them.
+ */
+export const BASH_PIPE_DRAIN_MS = 2_000;

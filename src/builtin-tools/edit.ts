@@ -1,0 +1,113 @@
+// The `edit` tool: exact string replacement in one file, written back atomically.
+
+import { InvalidArgsError, ToolFailedError } from '../errors.js';
+import type { JsonSchema } from '../json.js';
+import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { loadTextFile } from './read.js';
+import { createWorkspacePolicy, describeFsError, type FileToolOptions } from './workspace-policy.js';
+
+export interface EditArgs {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+export type EditOutput = {
+  path: string;
+  replacements: number;
+};
+
+export const EDIT_DESCRIPTION =
+  'Replace exact text in a file. `old_string` must match the file exactly, whitespace and indentation ' +
+  'included, and exactly once unless `replace_all` is true; include a few surrounding lines to make it ' +
+  'unique. Read the file first to see its exact text. To create or rewrite a whole file, use write.';
+
+export const EDIT_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', minLength: 1, description: 'File to edit, relative to the workspace or absolute.' },
+    old_string: {
+      type: 'string',
+      minLength: 1,
+      description: 'The exact text to replace (without the line-number prefix that read shows).',
+    },
+    new_string: { type: 'string', description: 'The text to put in its place; must differ from old_string.' },
+    replace_all: {
+      type: 'boolean',
+      description: 'Replace every occurrence instead of requiring exactly one. Default false.',
+    },
+  },
+  required: ['path', 'old_string', 'new_string'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const EDIT_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'The file, relative to the workspace when inside it.' },
+    replacements: { type: 'integer', description: 'How many occurrences were replaced.' },
+  },
+  required: ['path', 'replacements'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export function createEditTool(options: FileToolOptions): ToolDefinition<EditArgs, EditOutput> {
+  const policy = createWorkspacePolicy(options);
+  return defineTool<EditArgs, EditOutput>({
+    name: 'edit',
+    description: EDIT_DESCRIPTION,
+    inputSchema: EDIT_INPUT_SCHEMA,
+    outputSchema: EDIT_OUTPUT_SCHEMA,
+    async execute(args) {
+      if (args.old_string === args.new_string) {
+        throw new InvalidArgsError('old_string and new_string are identical, so the edit would change nothing.');
+      }
+      const file = await policy.resolve(args.path, 'write');
+      const { text, validUtf8 } = await loadTextFile(file, 'edit');
+      if (!validUtf8) {
+        throw new ToolFailedError(
+          `${file.display} is not valid UTF-8; editing it as text would corrupt it. Use write to replace it whole.`,
+        );
+      }
+      const count = countOccurrences(text, args.old_string);
+      if (count === 0) throw new ToolFailedError(noMatchMessage(file.display, text, args.old_string));
+      if (count > 1 && args.replace_all !== true) {
+        throw new ToolFailedError(
+          `old_string matches ${count} times in ${file.display}. Add surrounding lines to old_string so it ` +
+            `matches exactly once, or set replace_all to true to replace all ${count}.`,
+        );
+      }
+      // split/join rather than String.replace, which would interpret `$&` and friends in new_string.
+      const updated = text.split(args.old_string).join(args.new_string);
+      try {
+        await writeFileAtomic(file.real, Buffer.from(updated, 'utf8'));
+      } catch (error) {
+        throw describeFsError(error, file.display, 'edit');
+      }
+      return { path: file.display, replacements: count };
+    },
+    renderContent(value) {
+      return `Edited ${value.path}: ${value.replacements} replacement${value.replacements === 1 ? '' : 's'}.`;
+    },
+  });
+}
+
+/** Non-overlapping occurrences, the same ones split/join replaces. */
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+
+function noMatchMessage(shown: string, text: string, needle: string): string {
+  let hint = 'Read the file to see its exact current text; whitespace, indentation and line breaks must match.';
+  if (/^\s*\d+\t/.test(needle)) {
+    hint += ' Do not include the line-number prefix that read adds.';
+  }
+  if (text.includes('\r\n') && needle.includes('\n') && !needle.includes('\r\n')) {
+    hint += ' The file uses CRLF line endings: write line breaks in old_string as \\r\\n.';
+  }
+  return `old_string was not found in ${shown} (0 matches). ${hint}`;
+}

@@ -1,0 +1,401 @@
+// The `glob` tool, plus the two pieces `grep` shares with it: a small glob matcher and a directory
+// walk that stays inside the read policy (symlinks are followed only to places the policy allows).
+
+import type { Dirent } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+
+import { InvalidArgsError, ToolFailedError } from '../errors.js';
+import type { JsonSchema } from '../json.js';
+import { MAX_GLOB_BRACE_EXPANSIONS, MAX_GLOB_RESULTS, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
+import { defineTool, type ToolDefinition } from '../tools/types.js';
+import {
+  createWorkspacePolicy,
+  describeFsError,
+  isWithinAny,
+  throwIfAborted,
+  type FileToolOptions,
+  type PolicyRoots,
+  type ResolvedPath,
+} from './workspace-policy.js';
+
+export interface GlobArgs {
+  pattern: string;
+  path?: string;
+}
+
+export type GlobOutput = {
+  pattern: string;
+  path: string;
+  files: string[];
+  truncated: boolean;
+};
+
+/** Directories a walk does not enter unless the pattern names them as a path segment. */
+export const SKIPPED_DIR_NAMES: readonly string[] = ['.git', 'node_modules'];
+
+export const GLOB_DESCRIPTION =
+  'Find files whose path matches a glob pattern. The pattern is matched against paths relative to ' +
+  '`path` (default: the workspace) and supports `*` (any characters except /), `?` (one character), ' +
+  '`[abc]`, `[a-z]`, `[!a-z]` (character classes), `{a,b}` (alternatives) and `**` as a whole segment ' +
+  '(any number of directories). So `*.ts` matches only directly in `path`, `**/*.ts` at any depth. ' +
+  'Case-sensitive; hidden files are included; .git and node_modules are skipped unless the pattern ' +
+  `names them. Returns files (not directories), sorted, relative to the workspace, at most ${MAX_GLOB_RESULTS}.`;
+
+export const GLOB_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string', minLength: 1, description: 'Glob pattern, e.g. "src/**/*.{ts,tsx}".' },
+    path: {
+      type: 'string',
+      minLength: 1,
+      description: 'Directory to search from, relative to the workspace or absolute. Default: the workspace.',
+    },
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const GLOB_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string', description: 'The pattern as given.' },
+    path: { type: 'string', description: 'The directory searched, relative to the workspace when inside it.' },
+    files: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Matching files, sorted, relative to the workspace when inside it.',
+    },
+    truncated: { type: 'boolean', description: 'True when more files matched than were returned.' },
+  },
+  required: ['pattern', 'path', 'files', 'truncated'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export function createGlobTool(options: FileToolOptions): ToolDefinition<GlobArgs, GlobOutput> {
+  const policy = createWorkspacePolicy(options);
+  return defineTool<GlobArgs, GlobOutput>({
+    name: 'glob',
+    description: GLOB_DESCRIPTION,
+    inputSchema: GLOB_INPUT_SCHEMA,
+    outputSchema: GLOB_OUTPUT_SCHEMA,
+    isConcurrencySafe: true,
+    async execute(args, exec) {
+      const matcher = compileGlob(args.pattern, 'pattern');
+      const root = await policy.resolve(args.path ?? '.', 'read');
+      await requireDirectory(root);
+      const files: string[] = [];
+      let chars = 0;
+      let truncated = false;
+      const walk = walkFiles({
+        root,
+        roots: await policy.roots('read'),
+        signal: exec.signal,
+        tool: 'glob',
+        skipNames: skippedNames(matcher),
+        enter: (dir) => matcher.mayContain(dir),
+      });
+      for await (const file of walk) {
+        if (!matcher.matches(file.relative)) continue;
+        const shown = policy.display(file.absolute);
+        if (files.length >= MAX_GLOB_RESULTS || chars + shown.length + 1 > MAX_TOOL_OUTPUT_CHARS) {
+          truncated = true;
+          break;
+        }
+        files.push(shown);
+        chars += shown.length + 1;
+      }
+      files.sort(compareStrings);
+      return { pattern: args.pattern, path: root.display, files, truncated };
+    },
+    renderContent(value) {
+      if (value.files.length === 0) return `No files under ${value.path} match ${value.pattern}.`;
+      const list = value.files.join('\n');
+      if (!value.truncated) return list;
+      return (
+        `${list}\n\n[Showing ${value.files.length} files; more match. ` +
+        'Use a narrower pattern or path to see the rest.]'
+      );
+    },
+  });
+}
+
+async function requireDirectory(root: ResolvedPath): Promise<void> {
+  if (!root.exists) throw new ToolFailedError(`${root.display} does not exist. Omit path to search the workspace.`);
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await fs.stat(root.real)).isDirectory();
+  } catch (error) {
+    throw describeFsError(error, root.display, 'search');
+  }
+  if (!isDirectory) {
+    throw new ToolFailedError(`${root.display} is a file, not a directory. Use read to see it, or give its directory as path.`);
+  }
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The default skip list minus the names the pattern mentions as a literal segment. */
+export function skippedNames(matcher: GlobMatcher | undefined): ReadonlySet<string> {
+  return new Set(SKIPPED_DIR_NAMES.filter((name) => !matcher?.literalSegments.has(name)));
+}
+
+/** A compiled glob pattern. Paths are relative and `/`-separated. */
+export interface GlobMatcher {
+  /** True when the file path matches. */
+  matches(relativePath: string): boolean;
+  /** False when no file below this directory can match, so a walk may skip it. */
+  mayContain(relativeDir: string): boolean;
+  /** Segments of the pattern without wildcards, e.g. `node_modules` in `node_modules/x/*.js`. */
+  readonly literalSegments: ReadonlySet<string>;
+}
+
+type Segment = { readonly globstar: true } | { readonly globstar: false; readonly re: RegExp; readonly literal?: string };
+
+/** Compiles `pattern`; throws INVALID_ARGS (naming `argName`) for a pattern it cannot use. */
+export function compileGlob(pattern: string, argName: string): GlobMatcher {
+  const alternatives: string[] = [];
+  expandBraces(pattern, alternatives, argName);
+  const compiled = alternatives.map((alt) => compileAlternative(alt, argName));
+  const literalSegments = new Set<string>();
+  for (const segments of compiled) {
+    for (const segment of segments) if (!segment.globstar && segment.literal !== undefined) literalSegments.add(segment.literal);
+  }
+  return {
+    literalSegments,
+    matches: (relativePath) => {
+      const parts = relativePath.split('/');
+      return compiled.some((segments) => matchSegments(segments, 0, parts, 0, false));
+    },
+    mayContain: (relativeDir) => {
+      const parts = relativeDir === '' ? [] : relativeDir.split('/');
+      return compiled.some((segments) => matchSegments(segments, 0, parts, 0, true));
+    },
+  };
+}
+
+function compileAlternative(pattern: string, argName: string): Segment[] {
+  if (pattern.startsWith('/')) {
+    throw new InvalidArgsError(
+      `${argName} "${pattern}" is absolute; patterns are relative. Put the directory in path and the rest in ${argName}.`,
+    );
+  }
+  // Empty and `.` segments mean nothing; a run of `**` means the same as one and would only cost time.
+  const parts = pattern
+    .split('/')
+    .filter((part, i, all) => part !== '' && part !== '.' && !(part === '**' && all[i - 1] === '**'));
+  if (parts.includes('..')) {
+    throw new InvalidArgsError(`${argName} "${pattern}" contains "..". Set path to the directory to search instead.`);
+  }
+  if (parts.length === 0) throw new InvalidArgsError(`${argName} "${pattern}" matches no file name. Try "**/*".`);
+  return parts.map((part) => (part === '**' ? { globstar: true } : compileSegment(part, argName)));
+}
+
+function compileSegment(part: string, argName: string): Segment {
+  let source = '';
+  let literal = '';
+  let magic = false;
+  for (let i = 0; i < part.length; i++) {
+    const c = part[i] ?? '';
+    if (c === '\\' && i + 1 < part.length) {
+      const next = part[++i] ?? '';
+      source += escapeRegExp(next);
+      literal += next;
+    } else if (c === '*') {
+      magic = true;
+      while (part[i + 1] === '*') i++;
+      source += '[^/]*';
+    } else if (c === '?') {
+      magic = true;
+      source += '[^/]';
+    } else if (c === '[' && findClassEnd(part, i) !== -1) {
+      const end = findClassEnd(part, i);
+      magic = true;
+      source += classToRegExp(part.slice(i + 1, end));
+      i = end;
+    } else {
+      source += escapeRegExp(c);
+      literal += c;
+    }
+  }
+  let re: RegExp;
+  try {
+    re = new RegExp(`^${source}$`);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new InvalidArgsError(`${argName} segment "${part}" is not a valid glob: ${detail}. Check its [...] ranges.`);
+  }
+  return magic ? { globstar: false, re } : { globstar: false, re, literal };
+}
+
+/** Index of the `]` closing the class opened at `start`, or -1 (then `[` is literal). */
+function findClassEnd(text: string, start: number): number {
+  let i = start + 1;
+  if (text[i] === '!' || text[i] === '^') i++;
+  if (text[i] === ']') i++; // a leading `]` is a member, not the end
+  for (; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === ']') return i;
+  }
+  return -1;
+}
+
+function classToRegExp(body: string): string {
+  let i = 0;
+  let out = '[';
+  if (body[0] === '!' || body[0] === '^') {
+    out += '^';
+    i = 1;
+  }
+  for (; i < body.length; i++) {
+    const c = body[i] ?? '';
+    if (c === '\\' && i + 1 < body.length) out += `\\${body[++i] ?? ''}`;
+    else if (c === '-') out += '-';
+    else out += escapeRegExp(c);
+  }
+  return `${out}]`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/** Expands `{a,b}` alternatives (nested too) into separate patterns; a brace without a comma is literal. */
+function expandBraces(pattern: string, out: string[], argName: string): void {
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      const end = findClassEnd(pattern, i);
+      if (end !== -1) i = end;
+      continue;
+    }
+    if (c !== '{') continue;
+    let depth = 0;
+    let close = -1;
+    const commas: number[] = [];
+    for (let j = i; j < pattern.length && close === -1; j++) {
+      const d = pattern[j];
+      if (d === '\\') j++;
+      else if (d === '{') depth++;
+      else if (d === '}' && --depth === 0) close = j;
+      else if (d === ',' && depth === 1) commas.push(j);
+    }
+    if (close === -1 || commas.length === 0) continue;
+    const head = pattern.slice(0, i);
+    const tail = pattern.slice(close + 1);
+    const cuts = [i, ...commas, close];
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      expandBraces(head + pattern.slice((cuts[k] ?? 0) + 1, cuts[k + 1]) + tail, out, argName);
+    }
+    return;
+  }
+  if (out.length >= MAX_GLOB_BRACE_EXPANSIONS) {
+    throw new InvalidArgsError(
+      `${argName} expands to more than ${MAX_GLOB_BRACE_EXPANSIONS} alternatives. Use fewer {a,b} groups.`,
+    );
+  }
+  out.push(pattern);
+}
+
+/** Matches path parts against pattern segments; with `partial`, asks whether a longer path could match. */
+function matchSegments(segments: readonly Segment[], si: number, parts: readonly string[], pi: number, partial: boolean): boolean {
+  for (;;) {
+    if (pi === parts.length) {
+      if (partial) return si < segments.length;
+      return segments.slice(si).every((segment) => segment.globstar);
+    }
+    const segment = segments[si];
+    if (segment === undefined) return false;
+    if (segment.globstar) {
+      // `**` matches nothing here, or swallows this part and stays.
+      if (matchSegments(segments, si + 1, parts, pi, partial)) return true;
+      pi++;
+      continue;
+    }
+    if (!segment.re.test(parts[pi] ?? '')) return false;
+    si++;
+    pi++;
+  }
+}
+
+/** A regular file found by a walk. */
+export interface WalkedFile {
+  /** Absolute path under the walk root as given (symlinks kept), for display. */
+  readonly absolute: string;
+  /** `/`-separated path relative to the walk root, for matching. */
+  readonly relative: string;
+  /** Real path, inside the read policy, for opening. */
+  readonly real: string;
+}
+
+export interface WalkOptions {
+  /** An existing directory the policy accepted. */
+  readonly root: ResolvedPath;
+  /** Readable roots: symlinks whose targets lie outside them are not followed or listed. */
+  readonly roots: PolicyRoots;
+  readonly signal: AbortSignal;
+  /** Tool name for the abort message. */
+  readonly tool: string;
+  /** Directory names not to enter. */
+  readonly skipNames: ReadonlySet<string>;
+  /** Return false to skip a directory (relative to the root). */
+  readonly enter?: (relativeDir: string) => boolean;
+}
+
+/**
+ * Yields the regular files below `root` depth-first, entries in name order. Follows symlinks only to
+ * targets inside the read policy and never into a directory that is already on the current path.
+ */
+export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkedFile> {
+  const { root, roots, signal, tool, skipNames, enter } = options;
+  const ancestors = new Set<string>([root.real]);
+
+  async function* walkDir(absolute: string, real: string, relative: string): AsyncGenerator<WalkedFile> {
+    throwIfAborted(signal, tool);
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(real, { withFileTypes: true });
+    } catch (error) {
+      // The root must be readable; a subdirectory that vanished or refuses us is just skipped.
+      if (relative === '') throw describeFsError(error, root.display, 'search');
+      return;
+    }
+    entries.sort((a, b) => compareStrings(a.name, b.name));
+    for (const entry of entries) {
+      throwIfAborted(signal, tool);
+      const childAbsolute = path.join(absolute, entry.name);
+      const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      let childReal = path.join(real, entry.name);
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          childReal = await fs.realpath(childReal);
+          const stat = await fs.stat(childReal);
+          isDirectory = stat.isDirectory();
+          isFile = stat.isFile();
+        } catch {
+          continue; // dangling or unreadable link
+        }
+        if (!isWithinAny(childReal, roots.real)) continue;
+      }
+      if (isDirectory) {
+        if (skipNames.has(entry.name) || ancestors.has(childReal)) continue;
+        if (enter && !enter(childRelative)) continue;
+        ancestors.add(childReal);
+        yield* walkDir(childAbsolute, childReal, childRelative);
+        ancestors.delete(childReal);
+      } else if (isFile) {
+        yield { absolute: childAbsolute, relative: childRelative, real: childReal };
+      }
+    }
+  }
+
+  yield* walkDir(root.absolute, root.real, '');
+}

@@ -1,0 +1,149 @@
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_LINE_CHARS } from '../limits.js';
+import type { ToolExecContext } from '../tools/types.js';
+import { createGrepTool, type GrepArgs } from './grep.js';
+import type { FileToolOptions } from './workspace-policy.js';
+
+let dir: string;
+let ws: string;
+let outside: string;
+
+beforeEach(async () => {
+  dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ptc-grep-')));
+  ws = path.join(dir, 'ws');
+  outside = path.join(dir, 'outside');
+  await fs.mkdir(path.join(ws, 'src', 'lib'), { recursive: true });
+  await fs.mkdir(path.join(ws, 'node_modules', 'dep'), { recursive: true });
+  await fs.mkdir(outside);
+  await fs.writeFile(path.join(ws, 'src', 'a.ts'), 'import x from "y";\nfunction loadConfig() {}\n');
+  await fs.writeFile(path.join(ws, 'src', 'lib', 'b.ts'), 'export const LOAD = 1;\nfunction load() {}\n');
+  await fs.writeFile(path.join(ws, 'notes.md'), 'load the truck\r\n');
+  await fs.writeFile(path.join(ws, 'node_modules', 'dep', 'index.js'), 'function load() {}\n');
+  await fs.writeFile(path.join(outside, 'secret.ts'), 'function load() {}\n');
+});
+
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+function execWith(signal = new AbortController().signal): ToolExecContext {
+  return { signal, callId: 't1', deferContext() {} };
+}
+
+function grep(args: GrepArgs, options: Partial<FileToolOptions> = {}, exec = execWith()) {
+  const tool = createGrepTool({ cwd: ws, ...options });
+  return Promise.resolve(tool.execute(args, exec)).then((value) => ({ value, content: tool.renderContent!(value) }));
+}
+
+describe('grep', () => {
+  it('finds matching lines with path and line number', async () => {
+    const { value, content } = await grep({ pattern: 'function\\s+load' });
+    expect(value).toEqual({
+      pattern: 'function\\s+load',
+      path: '.',
+      matches: [
+        { path: 'src/a.ts', line: 2, text: 'function loadConfig() {}' },
+        { path: 'src/lib/b.ts', line: 2, text: 'function load() {}' },
+      ],
+      truncated: false,
+      filesSearched: 3,
+      filesSkipped: 0,
+    });
+    expect(content).toBe('src/a.ts:2:function loadConfig() {}\nsrc/lib/b.ts:2:function load() {}');
+  });
+
+  it('matches case-insensitively with ignore_case and strips CR', async () => {
+    const { value } = await grep({ pattern: '^load|LOAD =', ignore_case: true });
+    expect(value.matches.map((m) => `${m.path}:${m.line}:${m.text}`)).toEqual([
+      'notes.md:1:load the truck',
+      'src/lib/b.ts:1:export const LOAD = 1;',
+    ]);
+  });
+
+  it('filters files by name or by path with glob', async () => {
+    const byName = await grep({ pattern: 'load', glob: '*.md' });
+    expect(byName.value.matches.map((m) => m.path)).toEqual(['notes.md']);
+    const byPath = await grep({ pattern: 'load', glob: 'src/lib/*.ts' });
+    expect(byPath.value.matches.map((m) => m.path)).toEqual(['src/lib/b.ts']);
+    const modules = await grep({ pattern: 'load', glob: 'node_modules/**/*.js' });
+    expect(modules.value.matches.map((m) => m.path)).toEqual(['node_modules/dep/index.js']);
+  });
+
+  it('searches a directory or a single file given as path', async () => {
+    expect((await grep({ pattern: 'load', path: 'src/lib' })).value.matches).toHaveLength(1);
+    const single = await grep({ pattern: 'import', path: 'src/a.ts' });
+    expect(single.value).toMatchObject({ path: 'src/a.ts', filesSearched: 1, matches: [{ path: 'src/a.ts', line: 1 }] });
+  });
+
+  it('says so when nothing matches', async () => {
+    const { value, content } = await grep({ pattern: 'nothing-here' });
+    expect(value.matches).toEqual([]);
+    expect(content).toContain('No matches');
+  });
+
+  it('skips binary and oversized files and notes them', async () => {
+    await fs.writeFile(path.join(ws, 'blob.bin'), Buffer.concat([Buffer.from('load'), Buffer.from([0])]));
+    const big = await fs.open(path.join(ws, 'big.txt'), 'w');
+    await big.write('load\n');
+    await big.truncate(MAX_GREP_FILE_BYTES + 1);
+    await big.close();
+    const { value, content } = await grep({ pattern: 'load', path: '.', glob: '*.{bin,txt}' });
+    expect(value).toMatchObject({ matches: [], filesSearched: 0, filesSkipped: 2 });
+    expect(content).toContain('Skipped 2');
+  });
+
+  it('shortens very long matching lines', async () => {
+    await fs.writeFile(path.join(ws, 'wide.txt'), `load${'z'.repeat(MAX_LINE_CHARS)}\n`);
+    const { value } = await grep({ pattern: 'load', glob: 'wide.txt' });
+    expect(value.matches[0]?.text).toContain('more characters cut');
+  });
+
+  it('caps the matches and notes it', async () => {
+    await fs.writeFile(path.join(ws, 'many.txt'), 'hit\n'.repeat(MAX_GREP_MATCHES + 5));
+    const { value, content } = await grep({ pattern: 'hit' });
+    expect(value.truncated).toBe(true);
+    expect(value.matches).toHaveLength(MAX_GREP_MATCHES);
+    expect(content).toMatch(/Stopped after 500 matches/);
+  });
+
+  it('rejects an invalid regular expression with INVALID_ARGS and says how to escape', async () => {
+    const result = grep({ pattern: 'load(' });
+    await expect(result).rejects.toMatchObject({ code: 'INVALID_ARGS' });
+    await expect(result).rejects.toThrow(/backslash/);
+  });
+
+  it('does not search through symlinks that lead out of the workspace', async () => {
+    await fs.symlink(outside, path.join(ws, 'src', 'out'));
+    await fs.symlink(path.join(outside, 'secret.ts'), path.join(ws, 'src', 'secret.ts'));
+    const { value } = await grep({ pattern: 'load' });
+    expect(value.matches.some((m) => m.path.includes('secret') || m.path.includes('out/'))).toBe(false);
+    for (const p of ['src/out', 'src/secret.ts', '../outside', outside]) {
+      await expect(grep({ pattern: 'load', path: p }), p).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    }
+  });
+
+  it('searches outside the workspace when allowRead opens it', async () => {
+    const { value } = await grep({ pattern: 'load', path: outside }, { allowRead: [outside] });
+    expect(value.matches).toEqual([{ path: path.join(outside, 'secret.ts'), line: 1, text: 'function load() {}' }]);
+  });
+
+  it('fails with TOOL_FAILED for a missing path', async () => {
+    await expect(grep({ pattern: 'x', path: 'nope' })).rejects.toMatchObject({ code: 'TOOL_FAILED' });
+  });
+
+  it('stops with ABORTED when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(grep({ pattern: 'load' }, {}, execWith(controller.signal))).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    await expect(grep({ pattern: 'load', path: 'notes.md' }, {}, execWith(controller.signal))).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+  });
+});

@@ -1,0 +1,206 @@
+// The `read` tool: a slice of a text file, numbered like `cat -n`. Also home of the text-file
+// loader that `edit` shares, so both refuse the same files for the same reasons.
+
+import { constants } from 'node:fs';
+import * as fs from 'node:fs/promises';
+
+import { ToolFailedError } from '../errors.js';
+import type { JsonSchema } from '../json.js';
+import { BINARY_SNIFF_BYTES, DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_FILE_BYTES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
+import { defineTool, type ToolDefinition } from '../tools/types.js';
+import {
+  createWorkspacePolicy,
+  describeFsError,
+  looksBinary,
+  type FileToolOptions,
+  type ResolvedPath,
+} from './workspace-policy.js';
+
+export interface ReadArgs {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export type ReadOutput = {
+  path: string;
+  content: string;
+  startLine: number;
+  endLine: number;
+  totalLines: number;
+  truncated: boolean;
+};
+
+const MIB = 1024 * 1024;
+
+export const READ_DESCRIPTION =
+  `Read a text file. Shows its lines numbered like \`cat -n\` (line number, tab, text; lines longer ` +
+  `than ${MAX_LINE_CHARS} characters shortened); the value's \`content\` holds the raw text of those lines. ` +
+  `Returns at most ${DEFAULT_READ_LIMIT_LINES} lines from \`offset\`; when more remain, the result says ` +
+  `which offset to continue with. Directories, binary files and files over ${MAX_READ_FILE_BYTES / MIB} MiB ` +
+  `are refused: use glob or grep for those.`;
+
+export const READ_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', minLength: 1, description: 'File to read, relative to the workspace or absolute.' },
+    offset: { type: 'integer', minimum: 1, description: 'First line to return, 1-based. Default 1.' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      description: `Number of lines to return. Default ${DEFAULT_READ_LIMIT_LINES}.`,
+    },
+  },
+  required: ['path'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const READ_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'The file, relative to the workspace when inside it.' },
+    content: { type: 'string', description: 'The raw text of lines startLine..endLine, joined by newlines (no numbers).' },
+    startLine: { type: 'integer', description: 'Number of the first line returned (1-based).' },
+    endLine: { type: 'integer', description: 'Number of the last line returned; startLine - 1 when none.' },
+    totalLines: { type: 'integer', description: 'Number of lines in the whole file.' },
+    truncated: { type: 'boolean', description: 'True when lines after endLine were not returned.' },
+  },
+  required: ['path', 'content', 'startLine', 'endLine', 'totalLines', 'truncated'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export function createReadTool(options: FileToolOptions): ToolDefinition<ReadArgs, ReadOutput> {
+  const policy = createWorkspacePolicy(options);
+  return defineTool<ReadArgs, ReadOutput>({
+    name: 'read',
+    description: READ_DESCRIPTION,
+    inputSchema: READ_INPUT_SCHEMA,
+    outputSchema: READ_OUTPUT_SCHEMA,
+    isConcurrencySafe: true,
+    async execute(args) {
+      const file = await policy.resolve(args.path, 'read');
+      const { text } = await loadTextFile(file, 'read');
+      return numberLines(file.display, splitLines(text), args.offset ?? 1, args.limit ?? DEFAULT_READ_LIMIT_LINES);
+    },
+    renderContent(value) {
+      if (value.totalLines === 0) return `(${value.path} is empty)`;
+      const numbered = value.endLine < value.startLine ? '' : numberedView(value.content, value.startLine);
+      if (!value.truncated) return numbered;
+      return (
+        `${numbered}\n\n[Lines ${value.startLine}-${value.endLine} of ${value.totalLines}. ` +
+        `Call read with offset ${value.endLine + 1} to continue.]`
+      );
+    },
+  });
+}
+
+function numberLines(shown: string, lines: readonly string[], offset: number, limit: number): ReadOutput {
+  const total = lines.length;
+  if (offset > Math.max(total, 1)) {
+    throw new ToolFailedError(
+      `offset ${offset} is beyond the end of ${shown}, which has ${total} line${total === 1 ? '' : 's'}. ` +
+        `Use an offset from 1 to ${Math.max(total, 1)}.`,
+    );
+  }
+  const last = Math.min(total, offset - 1 + limit);
+  const out: string[] = [];
+  let chars = 0;
+  let end = offset - 1;
+  for (let n = offset; n <= last; n++) {
+    const line = lines[n - 1] ?? '';
+    const shown = numberedLine(n, line).length;
+    // Keep what the model sees within the output budget; the continuation note covers the rest.
+    if (out.length > 0 && chars + shown + 1 > MAX_TOOL_OUTPUT_CHARS) break;
+    out.push(line);
+    chars += shown + 1;
+    end = n;
+  }
+  return {
+    path: shown,
+    content: out.join('\n'),
+    startLine: offset,
+    endLine: end,
+    totalLines: total,
+    truncated: end < total,
+  };
+}
+
+function numberedLine(n: number, line: string): string {
+  return `${String(n).padStart(6)}\t${shortenLine(line)}`;
+}
+
+function numberedView(content: string, startLine: number): string {
+  return content
+    .split('\n')
+    .map((line, i) => numberedLine(startLine + i, line))
+    .join('\n');
+}
+
+/** Cuts a line to MAX_LINE_CHARS with a marker saying how much was dropped. */
+export function shortenLine(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  return `${line.slice(0, MAX_LINE_CHARS)} [… ${line.length - MAX_LINE_CHARS} more characters cut]`;
+}
+
+/** Lines of a text without their terminators; a final newline does not start an extra line. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+export interface TextFile {
+  readonly text: string;
+  /** False when the bytes were not valid UTF-8 and `text` holds replacement characters. */
+  readonly validUtf8: boolean;
+}
+
+/**
+ * Loads a file the policy accepted as text, refusing what cannot sensibly be shown or edited:
+ * a missing path, a directory, a device or pipe, a file over MAX_READ_FILE_BYTES, binary content.
+ */
+export async function loadTextFile(file: ResolvedPath, tool: 'read' | 'edit'): Promise<TextFile> {
+  const missingHint = tool === 'edit' ? 'Use write to create a new file, or glob to find the right path.' : 'Use glob to find the right path.';
+  if (!file.exists) throw new ToolFailedError(`${file.display} does not exist. ${missingHint}`);
+  let handle: fs.FileHandle;
+  try {
+    // O_NONBLOCK so that a named pipe cannot hang the open; it has no effect on regular files.
+    handle = await fs.open(file.real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw describeFsError(error, file.display, tool);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) {
+      throw new ToolFailedError(
+        `${file.display} is a directory, not a file. Use glob with path "${file.display}" to list its files.`,
+      );
+    }
+    if (!stat.isFile()) throw new ToolFailedError(`${file.display} is not a regular file (a device, socket or pipe).`);
+    if (stat.size > MAX_READ_FILE_BYTES) {
+      throw new ToolFailedError(
+        `${file.display} is ${stat.size} bytes, over the ${MAX_READ_FILE_BYTES}-byte limit of ${tool}. ` +
+          `Use grep to find the lines you need.`,
+      );
+    }
+    const bytes = await handle.readFile();
+    if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) {
+      throw new ToolFailedError(`${file.display} is a binary file (it contains NUL bytes); ${tool} only handles text.`);
+    }
+    return decodeText(bytes);
+  } catch (error) {
+    throw describeFsError(error, file.display, tool);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function decodeText(bytes: Uint8Array): TextFile {
+  // ignoreBOM keeps a byte-order mark in the text, so an edit writes it back unchanged.
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), validUtf8: true };
+  } catch {
+    return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), validUtf8: false };
+  }
+}
