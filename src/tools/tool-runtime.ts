@@ -346,6 +346,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     const exec: ToolExecContext = {
       signal: signal ?? new AbortController().signal,
       callId: call.id,
+      scope: call.scope,
       ...(call.parent ? { parent: call.parent } : {}),
       deferContext: (entry) => void deferred.push(Object.freeze({ ...entry })),
     };

@@ -1,5 +1,6 @@
 // The shape of a tool and of one call through the pipeline. Pure types plus defineTool.
 
+import type { Context } from '../context/context.js';
 import { ConfigError, type ErrorInfo } from '../errors.js';
 import type { JsonSchema, JsonValue } from '../json.js';
 
@@ -25,6 +26,8 @@ export interface ToolExecContext {
   readonly parent?: ToolCallRef;
   /** Queue context for the loop to append after the step's results. */
   deferContext(entry: DeferredContext): void;
+  /** The scope the call runs in (set by the registry; tools that make nested calls use it). */
+  readonly scope?: Context;
 }
 
 /** The outcome of one call as the pipeline reports it. It never throws for a tool failure. */
