@@ -1,0 +1,125 @@
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+interface ToolArgsMap {
+  "edit": {
+    /** File to edit, relative to the workspace or absolute. */
+    path: string;
+    /** The exact text to replace (without the line-number prefix that read shows). */
+    old_string: string;
+    /** The text to put in its place; must differ from old_string. */
+    new_string: string;
+    /** Replace every occurrence instead of requiring exactly one. Default false. */
+    replace_all?: boolean;
+  };
+  "glob": {
+    /** Glob pattern, e.g. "src/**\/*.{ts,tsx}". */
+    pattern: string;
+    /** Directory to search from, relative to the workspace or absolute. Default: the workspace. */
+    path?: string;
+  };
+  "grep": {
+    /** JavaScript regular expression (no slashes or flags), e.g. "function\s+load". */
+    pattern: string;
+    /** Directory or file to search, relative to the workspace or absolute. Default: the workspace. */
+    path?: string;
+    /** Only search files matching this glob (syntax as for the glob tool). Without a "/" it matches file names at any depth ("*.ts"); with one, paths relative to path ("src/**\/*.ts"). */
+    glob?: string;
+    /** Match letters case-insensitively. Default false. */
+    ignore_case?: boolean;
+  };
+  "read": {
+    /** File to read, relative to the workspace or absolute. */
+    path: string;
+    /** First line to return, 1-based. Default 1. */
+    offset?: number;
+    /** Number of lines to return. Default 2000. */
+    limit?: number;
+  };
+  "write": {
+    /** File to write, relative to the workspace or absolute. */
+    path: string;
+    /** The complete new contents of the file (UTF-8). */
+    content: string;
+  };
+}
+
+interface ToolOutputMap {
+  "edit": {
+    /** The file, relative to the workspace when inside it. */
+    path: string;
+    /** How many occurrences were replaced. */
+    replacements: number;
+  };
+  "glob": {
+    /** The pattern as given. */
+    pattern: string;
+    /** The directory searched, relative to the workspace when inside it. */
+    path: string;
+    /** Matching files, sorted, relative to the workspace when inside it. */
+    files: string[];
+    /** True when more files matched than were returned. */
+    truncated: boolean;
+  };
+  "grep": {
+    /** The pattern as given. */
+    pattern: string;
+    /** What was searched, relative to the workspace when inside it. */
+    path: string;
+    /** Matching lines in file order. */
+    matches: {
+      /** The file, relative to the workspace when inside it. */
+      path: string;
+      /** Line number, 1-based. */
+      line: number;
+      /** The line, shortened when very long. */
+      text: string;
+    }[];
+    /** True when the search stopped at the match limit. */
+    truncated: boolean;
+    /** Files whose contents were searched. */
+    filesSearched: number;
+    /** Files skipped as binary or too large. */
+    filesSkipped: number;
+  };
+  "read": {
+    /** The file, relative to the workspace when inside it. */
+    path: string;
+    /** The raw text of lines startLine..endLine, joined by newlines (no numbers). */
+    content: string;
+    /** Number of the first line returned (1-based). */
+    startLine: number;
+    /** Number of the last line returned; startLine - 1 when none. */
+    endLine: number;
+    /** Number of lines in the whole file. */
+    totalLines: number;
+    /** True when lines after endLine were not returned. */
+    truncated: boolean;
+  };
+  "write": {
+    /** The file, relative to the workspace when inside it. */
+    path: string;
+    /** Bytes written (UTF-8). */
+    bytes: number;
+    /** True when the file did not exist before. */
+    created: boolean;
+  };
+}
+
+/** A failed tool call rejects with this error; `message` says why. */
+declare class ToolCallError extends Error {
+  /** The name of the tool whose call failed. */
+  readonly toolName: string;
+}
+
+declare const tools: {
+  /** Replace exact text in a file. `old_string` must match the file exactly, whitespace and indentation included, and exactly once unless `replace_all` is true; include a few surrounding lines to make it unique. Read the file first to see its exact text. To create or rewrite a whole file, use write. */
+  "edit"(args: ToolArgsMap["edit"]): Promise<ToolOutputMap["edit"]>;
+  /** Find files whose path matches a glob pattern. The pattern is matched against paths relative to `path` (default: the workspace) and supports `*` (any characters except /), `?` (one character), `[abc]`, `[a-z]`, `[!a-z]` (character classes), `{a,b}` (alternatives) and `**` as a whole segment (any number of directories). So `*.ts` matches only directly in `path`, `**\/*.ts` at any depth. Case-sensitive; hidden files are included; .git and node_modules are skipped unless the pattern names them. Returns files (not directories), sorted, relative to the workspace, at most 1000. */
+  "glob"(args: ToolArgsMap["glob"]): Promise<ToolOutputMap["glob"]>;
+  /** Search file contents for a JavaScript regular expression, line by line (a match cannot span lines). Returns each matching line with its file (relative to the workspace) and line number. Searches `path` (a directory or one file; default: the workspace); `glob` limits which files are searched. Binary files and files over 5 MiB are skipped, as are .git and node_modules unless glob names them. At most 500 matches are returned. */
+  "grep"(args: ToolArgsMap["grep"]): Promise<ToolOutputMap["grep"]>;
+  /** Read a text file. Shows its lines numbered like `cat -n` (line number, tab, text; lines longer than 2000 characters shortened); the value's `content` holds the raw text of those lines. Returns at most 2000 lines from `offset`; when more remain, the result says which offset to continue with. Directories, binary files and files over 10 MiB are refused: use glob or grep for those. */
+  "read"(args: ToolArgsMap["read"]): Promise<ToolOutputMap["read"]>;
+  /** Write a whole file: create it (and any missing parent directories) or replace its contents. The write is atomic and keeps an existing file's permissions. To change part of a file, use edit. */
+  "write"(args: ToolArgsMap["write"]): Promise<ToolOutputMap["write"]>;
+};
