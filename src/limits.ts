@@ -65,3 +65,7 @@ export const MAX_BASH_TIMEOUT_MS = 600_000;
  * escaped the kill, possible only without bwrap) before the tool stops reading them.
  */
 export const BASH_PIPE_DRAIN_MS = 2_000;
+/** Size of the private `/tmp` tmpfs of a bwrap sandbox (tmpfs pages are RAM that no RSS watchdog sees). */
+export const SANDBOX_TMP_MAX_BYTES = 512 * 1024 * 1024;
+/** Size of the private `/dev/shm` tmpfs of a bwrap sandbox. */
+export const SANDBOX_SHM_MAX_BYTES = 64 * 1024 * 1024;

@@ -52,12 +52,22 @@ export interface LaunchRequest {
    * its own extra stdio entries first (e.g. fd 3 = control channel, so this is 4).
    */
   readonly firstFreeFd: number;
+  /**
+   * Host paths the launched runtime itself must read (e.g. a bootstrap file and the modules it
+   * imports), made readable read-only under every backend. For `kind: 'node'` the entry script and
+   * files preloaded with `-r`/`--require`/`--import`/`--loader` are added automatically when given as
+   * absolute paths of existing files (the file alone, not its directory). Never put model-controlled
+   * paths here.
+   */
+  readonly runtimeReadPaths?: readonly string[];
 }
 
 /**
  * Implemented in `./index.ts`:
  *   planLaunch(request: LaunchRequest): Promise<LaunchPlan>
  * rejects with SandboxUnavailableError (code SANDBOX_UNAVAILABLE) when mode is `required` and no
- * available backend enforces both fs and network confinement for that kind of command.
+ * available backend enforces both fs and network confinement for that kind of command, and with
+ * ConfigError (code CONFIG) for caller misuse: a missing or relative cwd, a relative policy path, an
+ * invalid env entry, `firstFreeFd` below 3.
  */
 export type PlanLaunch = (request: LaunchRequest) => Promise<LaunchPlan>;

@@ -1,0 +1,332 @@
+// The `bash` tool: one `bash -c` command per call, launched through the same sandbox planner and
+// policy as run_code programs, so a program and a shell command can touch exactly the same things.
+// Output is bounded per stream; a timeout or an abort kills everything the command started.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+import { AbortedError, ConfigError, ToolFailedError } from '../errors.js';
+import type { JsonSchema } from '../json.js';
+import {
+  BASH_PIPE_DRAIN_MS,
+  DEFAULT_BASH_TIMEOUT_MS,
+  MAX_BASH_STREAM_BYTES,
+  MAX_BASH_TIMEOUT_MS,
+  MIN_BASH_TIMEOUT_MS,
+} from '../limits.js';
+import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
+import { defaultSandboxEnv, planLaunch, type LaunchPlan, type SandboxPolicy } from '../ptc-runtime-node/sandbox/index.js';
+import { realpathOrUndefined } from '../ptc-runtime-node/sandbox/policy.js';
+import { defineTool, type ToolDefinition } from '../tools/types.js';
+
+export interface BashToolOptions {
+  /** The workspace: the command's working directory, readable and writable. */
+  readonly cwd: string;
+  /** The same mode as the runtime's (`--sandbox`). */
+  readonly sandbox: SandboxMode;
+  /** Extra readable paths (`--allow-read`); relative entries resolve against cwd. */
+  readonly allowRead?: readonly string[];
+  /** Extra writable paths (`--allow-write`); relative entries resolve against cwd. */
+  readonly allowWrite?: readonly string[];
+  /** Allow network (`--allow-net`). */
+  readonly network?: boolean;
+  /** Deadline when a call gives no `timeout_ms`; default {@link DEFAULT_BASH_TIMEOUT_MS}. */
+  readonly timeoutMs?: number;
+  /** Bytes kept per stream; default {@link MAX_BASH_STREAM_BYTES}. */
+  readonly maxStreamBytes?: number;
+}
+
+export interface BashArgs {
+  command: string;
+  description?: string;
+  timeout_ms?: number;
+}
+
+export type BashOutput = {
+  /** The exit code, or null when the command was ended by a signal. */
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when stdout or stderr lost bytes to the bound. */
+  truncated: boolean;
+  /** The backend that confined the command and what it enforced (like a run_code result). */
+  sandbox: {
+    backend: SandboxReport['backend'];
+    enforced: { fs: SandboxEnforcement['fs']; network: SandboxEnforcement['network']; process: SandboxEnforcement['process'] };
+  };
+};
+
+/** The tool description for a given per-stream bound. */
+export function bashDescription(maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
+  return (
+    'Run one shell command with bash -c in the workspace and return its exit code, stdout and stderr. ' +
+    'It runs under the same sandbox as run_code programs: it can read and write the workspace, read ' +
+    'system files, and nothing else unless allowed; network is off unless allowed. Nothing persists ' +
+    'between calls (no shell state, no background jobs): everything the command started is killed when ' +
+    `it ends or times out. Each of stdout and stderr keeps at most ${maxStreamBytes} bytes (start and ` +
+    'end); redirect long output to a file and read it in parts.'
+  );
+}
+
+export const BASH_DESCRIPTION = bashDescription();
+
+/** The argument schema for a given default deadline. */
+export function bashInputSchema(defaultTimeoutMs: number = DEFAULT_BASH_TIMEOUT_MS) {
+  return {
+    type: 'object',
+    properties: {
+      command: { type: 'string', minLength: 1, description: 'The command line, run with bash -c.' },
+      description: { type: 'string', description: 'A short label of what the command does, for logs and UIs.' },
+      timeout_ms: {
+        type: 'integer',
+        minimum: MIN_BASH_TIMEOUT_MS,
+        maximum: MAX_BASH_TIMEOUT_MS,
+        description: `Deadline in milliseconds (default ${defaultTimeoutMs}); the command and its processes are killed when it passes.`,
+      },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  } as const satisfies JsonSchema;
+}
+
+export const BASH_INPUT_SCHEMA = bashInputSchema();
+
+const LEVEL = { type: 'string', enum: ['full', 'partial', 'none'] } as const;
+
+export const BASH_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    exitCode: { type: ['integer', 'null'] },
+    signal: { type: ['string', 'null'] },
+    stdout: { type: 'string' },
+    stderr: { type: 'string' },
+    timedOut: { type: 'boolean' },
+    truncated: { type: 'boolean' },
+    sandbox: {
+      type: 'object',
+      properties: {
+        backend: { type: 'string', enum: ['bwrap', 'node-permission', 'none'] },
+        enforced: {
+          type: 'object',
+          properties: { fs: LEVEL, network: LEVEL, process: LEVEL },
+          required: ['fs', 'network', 'process'],
+          additionalProperties: false,
+        },
+      },
+      required: ['backend', 'enforced'],
+      additionalProperties: false,
+    },
+  },
+  required: ['exitCode', 'signal', 'stdout', 'stderr', 'timedOut', 'truncated', 'sandbox'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {
+  const cwd = path.resolve(options.cwd);
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
+  const maxStreamBytes = options.maxStreamBytes ?? MAX_BASH_STREAM_BYTES;
+  if (!Number.isInteger(defaultTimeoutMs) || defaultTimeoutMs < MIN_BASH_TIMEOUT_MS || defaultTimeoutMs > MAX_BASH_TIMEOUT_MS) {
+    throw new ConfigError(`bash timeoutMs must be an integer from ${MIN_BASH_TIMEOUT_MS} to ${MAX_BASH_TIMEOUT_MS}, got ${String(defaultTimeoutMs)}.`);
+  }
+  if (!Number.isInteger(maxStreamBytes) || maxStreamBytes < 2) {
+    throw new ConfigError(`bash maxStreamBytes must be an integer of at least 2, got ${String(maxStreamBytes)}.`);
+  }
+  if (!['required', 'auto', 'off'].includes(options.sandbox)) {
+    throw new ConfigError(`bash sandbox must be "required", "auto" or "off", got ${JSON.stringify(options.sandbox)}.`);
+  }
+  const policyOf = (): SandboxPolicy => {
+    // The real cwd, so HOME names the directory the sandbox binds (it binds real paths only).
+    const realCwd = realpathOrUndefined(cwd) ?? cwd;
+    return {
+      cwd: realCwd,
+      read: (options.allowRead ?? []).map((p) => path.resolve(cwd, p)),
+      write: (options.allowWrite ?? []).map((p) => path.resolve(cwd, p)),
+      network: options.network ?? false,
+      processes: true,
+      env: defaultSandboxEnv(realCwd),
+    };
+  };
+
+  return defineTool<BashArgs, BashOutput>({
+    name: 'bash',
+    description: bashDescription(maxStreamBytes),
+    inputSchema: bashInputSchema(defaultTimeoutMs),
+    outputSchema: BASH_OUTPUT_SCHEMA,
+    async execute(args, exec) {
+      if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');
+      const plan = await planLaunch({
+        kind: 'exec',
+        command: 'bash',
+        args: ['-c', args.command],
+        policy: policyOf(),
+        mode: options.sandbox,
+        firstFreeFd: 3,
+      });
+      if (exec.signal.aborted) {
+        plan.release();
+        throw new AbortedError('bash was aborted before the command started.');
+      }
+      const outcome = await runPlan(plan, {
+        timeoutMs: args.timeout_ms ?? defaultTimeoutMs,
+        maxStreamBytes,
+        signal: exec.signal,
+      });
+      if (outcome.aborted) throw new AbortedError('bash was aborted; the command and its processes were killed.');
+      return {
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        stdout: outcome.stdout.text(),
+        stderr: outcome.stderr.text(),
+        timedOut: outcome.timedOut,
+        truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+        sandbox: { backend: plan.backend, enforced: { ...plan.enforced } },
+      };
+    },
+    renderContent(value) {
+      return renderBash(value, maxStreamBytes);
+    },
+  });
+}
+
+/** The model-visible text: exit status, each non-empty stream, then notes on timeout and truncation. */
+export function renderBash(value: BashOutput, maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
+  const lines: string[] = [
+    value.exitCode !== null ? `Exit code: ${value.exitCode}` : `Exit code: none (killed by ${value.signal ?? 'a signal'})`,
+  ];
+  if (value.stdout) lines.push('stdout:', value.stdout.replace(/\n$/, ''));
+  if (value.stderr) lines.push('stderr:', value.stderr.replace(/\n$/, ''));
+  if (!value.stdout && !value.stderr) lines.push('(no output)');
+  if (value.timedOut) {
+    lines.push('Note: the command timed out and was killed with everything it started; pass a larger timeout_ms or make it faster.');
+  }
+  if (value.truncated) {
+    lines.push(
+      `Note: output was truncated to the first and last ${maxStreamBytes / 2} bytes of each stream; ` +
+        'redirect it to a file and read the file in parts to see all of it.',
+    );
+  }
+  return lines.join('\n');
+}
+
+interface RunOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: BoundedOutput;
+  stderr: BoundedOutput;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+function runPlan(
+  plan: LaunchPlan,
+  limits: { timeoutMs: number; maxStreamBytes: number; signal: AbortSignal },
+): Promise<RunOutcome> {
+  const child = spawnPlan(plan);
+  const stdout = new BoundedOutput(limits.maxStreamBytes);
+  const stderr = new BoundedOutput(limits.maxStreamBytes);
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+
+  return new Promise<RunOutcome>((resolve, reject) => {
+    let timedOut = false;
+    let aborted = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const killTree = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const onAbort = (): void => {
+      aborted = true;
+      killTree();
+    };
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      killTree();
+    }, limits.timeoutMs);
+    limits.signal.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (): void => {
+      clearTimeout(deadline);
+      if (drainTimer !== undefined) clearTimeout(drainTimer);
+      limits.signal.removeEventListener('abort', onAbort);
+    };
+    child.once('error', (error) => {
+      finish();
+      killTree();
+      reject(new ToolFailedError(`bash could not be started: ${error.message}`, { cause: error }));
+    });
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      // One command per call: background jobs it left behind go with it.
+      killTree();
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, BASH_PIPE_DRAIN_MS);
+    });
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      finish();
+      const status = exit ?? { code, signal };
+      resolve({ exitCode: status.code, signal: status.signal, stdout, stderr, timedOut, aborted });
+    });
+  });
+}
+
+function spawnPlan(plan: LaunchPlan): ChildProcess {
+  try {
+    return spawn(plan.command, [...plan.args], {
+      env: { ...plan.env },
+      cwd: plan.cwd,
+      stdio: ['ignore', 'pipe', 'pipe', ...plan.passFds],
+      // Its own process group: kill(-pid) reaches the command and its descendants (or bwrap, whose
+      // death takes the sandbox's whole pid namespace with it).
+      detached: true,
+    });
+  } finally {
+    plan.release();
+  }
+}
+
+/** Keeps the first and the last half of a byte budget and counts what fell in between. */
+class BoundedOutput {
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer = Buffer.alloc(0);
+  private omitted = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get truncated(): boolean {
+    return this.omitted > 0;
+  }
+
+  push(chunk: Buffer): void {
+    const headRoom = Math.ceil(this.maxBytes / 2) - this.headBytes;
+    if (headRoom > 0) {
+      const taken = chunk.subarray(0, headRoom);
+      this.head.push(taken);
+      this.headBytes += taken.length;
+      chunk = chunk.subarray(taken.length);
+    }
+    if (chunk.length === 0) return;
+    const tailMax = Math.floor(this.maxBytes / 2);
+    const joined = Buffer.concat([this.tail, chunk]);
+    const excess = Math.max(0, joined.length - tailMax);
+    this.omitted += excess;
+    this.tail = Buffer.from(joined.subarray(excess));
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head).toString('utf8');
+    if (this.omitted === 0) return head + this.tail.toString('utf8');
+    return `${head}\n[... ${this.omitted} bytes omitted ...]\n${this.tail.toString('utf8')}`;
+  }
+}

@@ -1,0 +1,148 @@
+import { existsSync, lstatSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { SANDBOX_SHM_MAX_BYTES, SANDBOX_TMP_MAX_BYTES } from '../../limits.js';
+import {
+  BWRAP_BASE_ARGS,
+  SANDBOX_ETC_ENTRIES,
+  buildBwrapArgs,
+  readHostLayout,
+  type BwrapProfileInput,
+  type HostLayout,
+} from './bwrap.js';
+
+const layout: HostLayout = {
+  rootLinks: [
+    { path: '/bin', target: 'usr/bin' },
+    { path: '/lib', target: 'usr/lib' },
+  ],
+  rootBinds: [{ path: '/lib64', source: '/lib64' }],
+  etc: ['/etc/passwd', '/etc/ssl/certs'],
+  nodeInstall: '/opt/node',
+};
+
+function args(overrides: Partial<BwrapProfileInput> = {}): string[] {
+  return buildBwrapArgs({
+    layout,
+    paths: { cwd: '/tmp/ws', read: [], write: [] },
+    runtimeRead: [],
+    network: false,
+    env: { PATH: '/usr/bin', HOME: '/tmp/ws' },
+    command: '/usr/bin/node',
+    args: ['boot.js', '--flag'],
+    ...overrides,
+  });
+}
+
+/** The mount operations in order, as [option, ...operands] tuples. */
+function mounts(list: string[]): string[][] {
+  const arity: Record<string, number> = { '--ro-bind': 2, '--bind': 2, '--symlink': 2, '--proc': 1, '--dev': 1, '--tmpfs': 1 };
+  const out: string[][] = [];
+  for (let i = 0; i < list.length; i++) {
+    if (list[i] === '--size') {
+      // A size belongs to the tmpfs right after it.
+      out.push([...list.slice(i, i + 2), ...list.slice(i + 2, i + 4)]);
+      i += 3;
+      continue;
+    }
+    const n = arity[list[i]!];
+    if (n !== undefined) {
+      out.push(list.slice(i, i + 1 + n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+const dests = (list: string[]): string[] => mounts(list).map((m) => m[m.length - 1]!);
+
+describe('buildBwrapArgs', () => {
+  it('starts with the fixed isolation options and ends with -- and the command', () => {
+    const list = args();
+    expect(list.slice(0, BWRAP_BASE_ARGS.length)).toEqual([
+      '--unshare-all', '--die-with-parent', '--new-session', '--clearenv', '--cap-drop', 'ALL',
+    ]);
+    expect(list.slice(list.indexOf('--'))).toEqual(['--', '/usr/bin/node', 'boot.js', '--flag']);
+    expect(list).not.toContain('--share-net');
+    expect(list).not.toContain('--seccomp');
+  });
+
+  it('gives the exact profile for a workspace under /tmp', () => {
+    expect(mounts(args())).toEqual([
+      ['--ro-bind', '/usr', '/usr'],
+      ['--symlink', 'usr/bin', '/bin'],
+      ['--symlink', 'usr/lib', '/lib'],
+      ['--ro-bind', '/lib64', '/lib64'],
+      ['--proc', '/proc'],
+      ['--dev', '/dev'],
+      ['--size', String(SANDBOX_TMP_MAX_BYTES), '--tmpfs', '/tmp'],
+      ['--ro-bind', '/opt/node', '/opt/node'],
+      ['--ro-bind', '/etc/passwd', '/etc/passwd'],
+      ['--size', String(SANDBOX_SHM_MAX_BYTES), '--tmpfs', '/dev/shm'],
+      ['--bind', '/tmp/ws', '/tmp/ws'],
+      ['--ro-bind', '/etc/ssl/certs', '/etc/ssl/certs'],
+    ]);
+  });
+
+  it('shares the network only when the policy allows it', () => {
+    expect(args({ network: true })).toContain('--share-net');
+  });
+
+  it('passes the seccomp fd before the command', () => {
+    const list = args({ seccompFd: 4 });
+    const at = list.indexOf('--seccomp');
+    expect(list.slice(at, at + 2)).toEqual(['--seccomp', '4']);
+    expect(at).toBeLessThan(list.indexOf('--'));
+  });
+
+  it('sets each env variable explicitly, sorted, after clearing the environment', () => {
+    const list = args({ env: { B: '2', A: 'x y=z' } });
+    const sets = list.flatMap((arg, i) => (arg === '--setenv' ? [list.slice(i + 1, i + 3)] : []));
+    expect(sets).toEqual([['A', 'x y=z'], ['B', '2']]);
+  });
+
+  it('mounts parents before children whatever the policy, with writable binds winning on ties', () => {
+    const list = args({
+      paths: { cwd: '/srv/a/ws', read: ['/srv', '/data/ro'], write: ['/data/ro/rw'] },
+      runtimeRead: ['/opt/boot/child.js'],
+    });
+    const order = dests(list);
+    const before = (a: string, b: string): boolean => order.indexOf(a) < order.indexOf(b);
+    expect(before('/srv', '/srv/a/ws')).toBe(true);
+    expect(before('/data/ro', '/data/ro/rw')).toBe(true);
+    expect(before('/tmp', '/opt/boot/child.js')).toBe(true);
+    expect(mounts(list)).toContainEqual(['--bind', '/data/ro/rw', '/data/ro/rw']);
+    expect(mounts(list)).toContainEqual(['--ro-bind', '/srv', '/srv']);
+    expect(mounts(list)).toContainEqual(['--ro-bind', '/opt/boot/child.js', '/opt/boot/child.js']);
+  });
+
+  it('makes /dev and the root read-only after every mount and then enters the workspace', () => {
+    const list = args();
+    const remount = list.indexOf('--remount-ro');
+    const lastMount = Math.max(...['--bind', '--ro-bind', '--tmpfs', '--proc', '--dev', '--symlink'].map((o) => list.lastIndexOf(o)));
+    expect(remount).toBeGreaterThan(lastMount);
+    expect(list.slice(remount, remount + 6)).toEqual(['--remount-ro', '/dev', '--remount-ro', '/', '--chdir', '/tmp/ws']);
+  });
+});
+
+describe('the /etc allowlist', () => {
+  it('never names a secret', () => {
+    const entries: readonly string[] = SANDBOX_ETC_ENTRIES;
+    for (const secret of ['/etc/shadow', '/etc/gshadow', '/etc/ssl/private', '/etc/sudoers', '/etc/ssh', '/etc/npmrc']) {
+      expect(entries.some((entry) => entry === secret || secret.startsWith(`${entry}/`))).toBe(false);
+    }
+    expect(entries.some((entry) => entry === '/etc' || entry === '/etc/ssl')).toBe(false);
+  });
+});
+
+describe('readHostLayout on this machine', () => {
+  it('recreates usrmerge links as links and binds only existing allowlisted /etc entries', () => {
+    const host = readHostLayout();
+    for (const link of host.rootLinks) expect(lstatSync(link.path).isSymbolicLink()).toBe(true);
+    for (const entry of host.etc) {
+      expect(SANDBOX_ETC_ENTRIES).toContain(entry);
+      expect(existsSync(entry)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,171 @@
+// planLaunch: picks the backend for a mode (CONTRACT §5) and turns a policy into a launch plan.
+// `off` -> none; `auto` -> bwrap, else node-permission for Node, else none; `required` -> bwrap or
+// SANDBOX_UNAVAILABLE. The caller spawns the plan detached and calls release() right after.
+
+import { ConfigError, SandboxUnavailableError } from '../../errors.js';
+import type { SandboxEnforcement } from '../../ptc-runtime/types.js';
+import { buildBwrapArgs, readHostLayout } from './bwrap.js';
+import { openFilterFd, releaseOnce } from './filter-fd.js';
+import { buildNodePermissionArgs, nodePermissionFlag } from './node-permission.js';
+import { realpathOrUndefined, resolvePolicyPaths } from './policy.js';
+import { probeSandbox } from './probe.js';
+import { buildNoSpawnFilter, encodeFilter } from './seccomp-filter.js';
+import type { LaunchPlan, LaunchRequest } from './types.js';
+
+export type { LaunchPlan, LaunchRequest, PlanLaunch, SandboxPolicy } from './types.js';
+export { defaultSandboxEnv, policyKey, type DefaultSandboxEnvOptions } from './policy.js';
+export { overrideSandboxProbe, probeSandbox, type SandboxProbe } from './probe.js';
+export { SANDBOX_ETC_ENTRIES } from './bwrap.js';
+
+/** What each backend enforces (the bwrap process level depends on the seccomp filter, see planBwrap). */
+export const NONE_ENFORCEMENT: SandboxEnforcement = Object.freeze({ fs: 'none', network: 'none', process: 'none' });
+export const NODE_PERMISSION_ENFORCEMENT: SandboxEnforcement = Object.freeze({
+  fs: 'partial',
+  network: 'none',
+  process: 'partial',
+});
+
+/** Plans the launch of one confined process. See {@link LaunchRequest} and CONTRACT §5. */
+export async function planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
+  validateRequest(request);
+  if (request.mode === 'off') return planNone(request);
+  const probe = await probeSandbox();
+  if (probe.bwrapPath !== undefined) return planBwrap(request, probe.bwrapPath, probe.seccomp);
+  if (request.mode === 'required') {
+    throw new SandboxUnavailableError(
+      `Sandbox mode "required" needs bubblewrap, which is not usable here (${probe.detail ?? 'unknown reason'}). ` +
+        'Install it (`apt-get install bubblewrap`) or run with `--sandbox auto` to use the strongest backend available.',
+    );
+  }
+  return request.kind === 'node' ? planNodePermission(request) : planNone(request);
+}
+
+function planNone(request: LaunchRequest): LaunchPlan {
+  return {
+    backend: 'none',
+    enforced: NONE_ENFORCEMENT,
+    command: request.command,
+    args: [...request.args],
+    env: { ...request.policy.env },
+    cwd: request.policy.cwd,
+    passFds: [],
+    release: () => undefined,
+  };
+}
+
+function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: boolean): LaunchPlan {
+  const { policy } = request;
+  const paths = resolvePolicyPaths(policy);
+  // Without a filter for this architecture, a policy that denies processes cannot be honoured:
+  // children are still confined and killed with the namespace, so process enforcement is partial.
+  const filter = policy.processes || !seccompAvailable ? undefined : buildNoSpawnFilter();
+  const filterFd = filter === undefined ? undefined : openFilterFd(encodeFilter(filter));
+  const passFds = filterFd === undefined ? [] : [filterFd];
+  const release = releaseOnce(passFds);
+  try {
+    const args = buildBwrapArgs({
+      layout: readHostLayout(),
+      paths,
+      runtimeRead: runtimeReadPaths(request),
+      network: policy.network,
+      env: policy.env,
+      ...(filterFd === undefined ? {} : { seccompFd: request.firstFreeFd }),
+      command: request.kind === 'node' ? (realpathOrUndefined(request.command) ?? request.command) : request.command,
+      args: request.args,
+    });
+    const processLevel = policy.processes || filter !== undefined ? 'full' : 'partial';
+    return {
+      backend: 'bwrap',
+      enforced: Object.freeze({ fs: 'full', network: 'full', process: processLevel }),
+      command: bwrapPath,
+      args,
+      // bwrap itself gets nothing: --clearenv plus --setenv gives the sandboxed process policy.env.
+      env: {},
+      cwd: paths.cwd,
+      passFds,
+      release,
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function planNodePermission(request: LaunchRequest): LaunchPlan {
+  const paths = resolvePolicyPaths(request.policy);
+  const flags = buildNodePermissionArgs({
+    layout: readHostLayout(),
+    paths,
+    runtimeRead: runtimeReadPaths(request),
+    permissionFlag: nodePermissionFlag(),
+  });
+  return {
+    backend: 'node-permission',
+    enforced: NODE_PERMISSION_ENFORCEMENT,
+    command: request.command,
+    args: [...flags, ...request.args],
+    env: { ...request.policy.env },
+    cwd: paths.cwd,
+    passFds: [],
+    release: () => undefined,
+  };
+}
+
+/** Node options whose value is the next argument and names a file Node loads. */
+const NODE_FILE_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
+/** Node options that take the next argument as a value that is not a file. */
+const NODE_VALUE_OPTIONS = new Set(['--input-type', '--title', '-C', '--conditions', '--inspect-port']);
+/** Node options after which no entry script follows. */
+const NODE_NO_SCRIPT_OPTIONS = new Set(['-e', '--eval', '-p', '--print', '-i', '--interactive', '-c', '--check']);
+
+/**
+ * The real paths the runtime needs to read: the explicit list plus, for Node, the entry script and
+ * preloaded files when given as absolute paths. Only host-chosen arguments are scanned (`exec`
+ * arguments may carry model text, so they never widen the policy).
+ */
+export function runtimeReadPaths(request: Pick<LaunchRequest, 'kind' | 'args' | 'runtimeReadPaths'>): string[] {
+  const wanted = [...(request.runtimeReadPaths ?? [])];
+  if (request.kind === 'node') {
+    const args = request.args;
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] ?? '';
+      const eq = arg.indexOf('=');
+      const name = eq > 0 ? arg.slice(0, eq) : arg;
+      if (NODE_NO_SCRIPT_OPTIONS.has(arg)) break;
+      if (NODE_FILE_OPTIONS.has(name)) {
+        const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+        if (value !== undefined) wanted.push(value);
+        continue;
+      }
+      if (NODE_VALUE_OPTIONS.has(arg)) {
+        i++;
+        continue;
+      }
+      if (arg === '--') {
+        if (args[i + 1] !== undefined) wanted.push(args[i + 1] ?? '');
+        break;
+      }
+      if (arg.startsWith('-')) continue;
+      wanted.push(arg);
+      break;
+    }
+  }
+  const out: string[] = [];
+  for (const path of wanted) {
+    if (!path.startsWith('/')) continue;
+    const real = realpathOrUndefined(path);
+    if (real !== undefined && !out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+function validateRequest(request: LaunchRequest): void {
+  if (!Number.isInteger(request.firstFreeFd) || request.firstFreeFd < 3) {
+    throw new ConfigError(`firstFreeFd must be an integer >= 3, got ${String(request.firstFreeFd)}.`);
+  }
+  for (const [key, value] of Object.entries(request.policy.env)) {
+    if (key === '' || key.includes('=') || key.includes('\0') || value.includes('\0')) {
+      throw new ConfigError(`sandbox env entry "${key}" is not a valid environment variable.`);
+    }
+  }
+}

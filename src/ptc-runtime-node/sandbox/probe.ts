@@ -1,0 +1,115 @@
+// Is bubblewrap usable here? Decided once per process by running a real, trivial sandbox with the
+// same profile the backends use (an installed binary proves nothing: user namespaces may be
+// disabled, /proc may not be mountable inside a container, seccomp may be refused).
+
+import { spawn } from 'node:child_process';
+import { accessSync, closeSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { buildBwrapArgs, readHostLayout } from './bwrap.js';
+import { openFilterFd } from './filter-fd.js';
+import { realExecPath, resolvePolicyPaths } from './policy.js';
+import { buildNoSpawnFilter, encodeFilter } from './seccomp-filter.js';
+
+/** The outcome of the probe. */
+export interface SandboxProbe {
+  /** Absolute path of a bwrap that ran a trivial sandbox here; absent when none works. */
+  readonly bwrapPath?: string;
+  /** True when bwrap also accepted the no-spawn seccomp filter (x86_64 only). */
+  readonly seccomp: boolean;
+  /** Why bwrap or its filter is unusable, for error messages and diagnostics. */
+  readonly detail?: string;
+}
+
+/** Upper bound on one probe sandbox; a healthy one takes tens of milliseconds. */
+export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
+const PROBE_STDERR_MAX_CHARS = 2_000;
+
+let probed: Promise<SandboxProbe> | undefined;
+let overridden: SandboxProbe | undefined;
+
+/** The memoized probe result (the first call runs it). */
+export function probeSandbox(): Promise<SandboxProbe> {
+  if (overridden !== undefined) return Promise.resolve(overridden);
+  probed ??= runProbe();
+  return probed;
+}
+
+/**
+ * Replaces the probe result for this process (tests use it to exercise the fallback and the
+ * `required` refusal on a machine that has bwrap); `undefined` restores the real probe.
+ */
+export function overrideSandboxProbe(probe: SandboxProbe | undefined): void {
+  overridden = probe;
+}
+
+async function runProbe(): Promise<SandboxProbe> {
+  const bwrapPath = findBwrap();
+  if (bwrapPath === undefined) {
+    return { seccomp: false, detail: 'bwrap was not found on PATH or in /usr/bin' };
+  }
+  const filter = buildNoSpawnFilter();
+  if (filter !== undefined) {
+    const withFilter = await tryBwrap(bwrapPath, encodeFilter(filter));
+    if (withFilter === undefined) return { bwrapPath, seccomp: true };
+    const plain = await tryBwrap(bwrapPath, undefined);
+    if (plain === undefined) return { bwrapPath, seccomp: false, detail: `seccomp filter refused: ${withFilter}` };
+    return { seccomp: false, detail: plain };
+  }
+  const plain = await tryBwrap(bwrapPath, undefined);
+  if (plain !== undefined) return { seccomp: false, detail: plain };
+  return { bwrapPath, seccomp: false, detail: `no seccomp filter is defined for ${process.arch}` };
+}
+
+function findBwrap(): string | undefined {
+  const dirs = ['/usr/bin', '/usr/local/bin', ...(process.env.PATH ?? '').split(delimiter).filter(Boolean)];
+  for (const dir of new Set(dirs)) {
+    const candidate = join(dir, 'bwrap');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; try the next dir.
+    }
+  }
+  return undefined;
+}
+
+/** Runs `node -e 0` in the real profile; resolves undefined on success, else a reason. */
+async function tryBwrap(bwrapPath: string, filter: Buffer | undefined): Promise<string | undefined> {
+  const cwd = mkdtempSync(join(tmpdir(), 'ptc-probe-'));
+  const filterFd = filter === undefined ? undefined : openFilterFd(filter);
+  try {
+    const args = buildBwrapArgs({
+      layout: readHostLayout(),
+      paths: resolvePolicyPaths({ cwd, read: [], write: [] }),
+      runtimeRead: [],
+      network: false,
+      env: { PATH: '/usr/bin:/bin' },
+      ...(filterFd === undefined ? {} : { seccompFd: 3 }),
+      command: realExecPath(),
+      args: ['-e', '0'],
+    });
+    const child = spawn(bwrapPath, args, {
+      env: {},
+      stdio: ['ignore', 'ignore', 'pipe', ...(filterFd === undefined ? [] : [filterFd])],
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < PROBE_STDERR_MAX_CHARS) stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), SANDBOX_PROBE_TIMEOUT_MS);
+    const outcome = await new Promise<string | undefined>((resolve) => {
+      child.once('error', (error) => resolve(`bwrap could not start: ${error.message}`));
+      child.once('close', (code, signal) => {
+        if (code === 0) resolve(undefined);
+        else resolve(`bwrap failed (${signal ?? `exit ${String(code)}`}): ${stderr.trim().slice(0, PROBE_STDERR_MAX_CHARS) || 'no message'}`);
+      });
+    });
+    clearTimeout(timer);
+    return outcome;
+  } finally {
+    if (filterFd !== undefined) closeSync(filterFd);
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}

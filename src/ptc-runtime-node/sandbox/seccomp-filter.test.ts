@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  AUDIT_ARCH_X86_64,
+  BPF_INSTRUCTION_BYTES,
+  BPF_JEQ_K,
+  BPF_JGE_K,
+  BPF_JSET_K,
+  BPF_LD_W_ABS,
+  BPF_RET_K,
+  CLONE_THREAD,
+  ENOSYS,
+  EPERM,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_ERRNO,
+  SECCOMP_RET_KILL_PROCESS,
+  X32_SYSCALL_BIT,
+  buildNoSpawnFilter,
+  decodeFilter,
+  encodeFilter,
+  type BpfInstruction,
+} from './seccomp-filter.js';
+
+const AUDIT_ARCH_I386 = 0x40000003;
+const SIGCHLD = 17;
+// What glibc's pthread_create passes to clone (CLONE_VM|FS|FILES|SIGHAND|THREAD|SYSVSEM|SETTLS|PARENT_SETTID|CHILD_CLEARTID).
+const PTHREAD_CLONE_FLAGS = 0x003d0f00;
+const CLONE_VM = 0x100;
+const CLONE_VFORK = 0x4000;
+
+/** A classic-BPF interpreter for exactly the opcodes a seccomp filter of ours may use. */
+function runFilter(program: readonly BpfInstruction[], data: { nr: number; arch: number; arg0: bigint }): number {
+  const seccompData = Buffer.alloc(64);
+  seccompData.writeInt32LE(data.nr | 0, 0);
+  seccompData.writeUInt32LE(data.arch, 4);
+  seccompData.writeBigUInt64LE(data.arg0, 16);
+  let acc = 0;
+  for (let pc = 0; pc < program.length; ) {
+    const ins = program[pc]!;
+    switch (ins.code) {
+      case BPF_LD_W_ABS:
+        acc = seccompData.readUInt32LE(ins.k);
+        pc += 1;
+        break;
+      case BPF_JEQ_K:
+        pc += 1 + (acc === ins.k ? ins.jt : ins.jf);
+        break;
+      case BPF_JGE_K:
+        pc += 1 + (acc >= ins.k ? ins.jt : ins.jf);
+        break;
+      case BPF_JSET_K:
+        pc += 1 + ((acc & ins.k) !== 0 ? ins.jt : ins.jf);
+        break;
+      case BPF_RET_K:
+        return ins.k;
+      default:
+        throw new Error(`unexpected opcode 0x${ins.code.toString(16)} at ${pc}`);
+    }
+  }
+  throw new Error('fell off the end of the program');
+}
+
+const program = buildNoSpawnFilter('x64')!;
+const verdict = (nr: number, arg0 = 0n, arch = AUDIT_ARCH_X86_64): number =>
+  runFilter(decodeFilter(encodeFilter(program)), { nr, arch, arg0 });
+
+describe('the no-spawn seccomp filter', () => {
+  it('encodes 8 little-endian bytes per instruction and decodes back to the same program', () => {
+    const bytes = encodeFilter(program);
+    expect(bytes.length).toBe(program.length * BPF_INSTRUCTION_BYTES);
+    // Instruction 0: ld [4] (the arch field).
+    expect([...bytes.subarray(0, 8)]).toEqual([0x20, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00]);
+    // Instruction 1: jeq #0xc000003e, jt 0, jf -> kill.
+    expect([...bytes.subarray(8, 10)]).toEqual([0x15, 0x00]);
+    expect(bytes.readUInt32LE(12)).toBe(AUDIT_ARCH_X86_64);
+    expect(decodeFilter(bytes)).toEqual(program);
+  });
+
+  it('reads the instructions it should, in order, and ends in return statements', () => {
+    expect(program.map((ins) => ins.code)).toEqual([
+      BPF_LD_W_ABS, BPF_JEQ_K, BPF_LD_W_ABS, BPF_JGE_K, BPF_JEQ_K, BPF_JEQ_K, BPF_JEQ_K, BPF_JEQ_K,
+      BPF_LD_W_ABS, BPF_JSET_K, BPF_RET_K, BPF_RET_K, BPF_RET_K, BPF_RET_K,
+    ]);
+    expect(program.filter((ins) => ins.code === BPF_LD_W_ABS).map((ins) => ins.k)).toEqual([4, 0, 16]);
+    program.forEach((ins, pc) => {
+      if (ins.code === BPF_RET_K) return;
+      expect(pc + 1 + ins.jt).toBeLessThan(program.length);
+      expect(pc + 1 + ins.jf).toBeLessThan(program.length);
+    });
+  });
+
+  it('kills a foreign architecture and the x32 syscall range', () => {
+    expect(verdict(57, 0n, AUDIT_ARCH_I386)).toBe(SECCOMP_RET_KILL_PROCESS);
+    expect(verdict(0, 0n, AUDIT_ARCH_I386)).toBe(SECCOMP_RET_KILL_PROCESS);
+    expect(verdict(X32_SYSCALL_BIT + 57)).toBe(SECCOMP_RET_KILL_PROCESS);
+    expect(verdict(X32_SYSCALL_BIT)).toBe(SECCOMP_RET_KILL_PROCESS);
+  });
+
+  it('answers clone3 with ENOSYS and fork/vfork with EPERM', () => {
+    expect(verdict(435)).toBe((SECCOMP_RET_ERRNO | ENOSYS) >>> 0);
+    expect(verdict(57)).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+    expect(verdict(58)).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+  });
+
+  it('allows clone for threads only', () => {
+    expect(verdict(56, BigInt(PTHREAD_CLONE_FLAGS))).toBe(SECCOMP_RET_ALLOW);
+    expect(verdict(56, BigInt(CLONE_THREAD))).toBe(SECCOMP_RET_ALLOW);
+    expect(verdict(56, BigInt(SIGCHLD))).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+    expect(verdict(56, BigInt(CLONE_VM | CLONE_VFORK | SIGCHLD))).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+    // Flags above bit 31 do not smuggle CLONE_THREAD in: only the low word carries it.
+    expect(verdict(56, (1n << 32n) | BigInt(SIGCHLD))).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+  });
+
+  it('allows everything else, execve included (replacing itself is not spawning)', () => {
+    for (const nr of [0, 1, 2, 59, 60, 231, 322, 434, 436]) expect(verdict(nr)).toBe(SECCOMP_RET_ALLOW);
+  });
+
+  it('has no program for other architectures, so callers cannot promise process denial there', () => {
+    expect(buildNoSpawnFilter('arm64')).toBeUndefined();
+    expect(buildNoSpawnFilter('ia32')).toBeUndefined();
+  });
+
+  it('rejects bytes that are not whole instructions', () => {
+    expect(() => decodeFilter(new Uint8Array(12))).toThrow(/multiple of 8/);
+  });
+});
