@@ -27,7 +27,7 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MIN_TIMEOUT_MS = 100;
 /** The largest deadline a caller may ask for. */
 export const MAX_TIMEOUT_MS = 600_000;
-/** The output ledger of one run: UTF-8 bytes of all log lines plus the JSON of the returned value. */
+/** The output ledger of one run: UTF-8 bytes of all log lines (plus one per line) and the returned value's JSON. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** One control-channel frame (one JSON line) in either direction, in bytes. */
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
@@ -69,3 +69,26 @@ export const BASH_PIPE_DRAIN_MS = 2_000;
 export const SANDBOX_TMP_MAX_BYTES = 512 * 1024 * 1024;
 /** Size of the private `/dev/shm` tmpfs of a bwrap sandbox. */
 export const SANDBOX_SHM_MAX_BYTES = 64 * 1024 * 1024;
+
+// Model calls (src/llm). Each is overridable through the retry options of `withModelRetry`.
+
+/** Retries of one model request after a retryable failure (HTTP 408/429/5xx, a dropped connection), before any output. */
+export const LLM_MAX_RETRIES = 3;
+/** The first backoff before retrying a model request; it doubles with each further retry. */
+export const LLM_RETRY_BASE_MS = 500;
+/** The longest wait between two attempts of a model request, also the cap on a server's `retry-after`. */
+export const LLM_RETRY_MAX_MS = 8_000;
+
+// The session log (src/session).
+
+/**
+ * One session-log line, in bytes (LF included). A larger event is still written: its longest strings
+ * are cut with a marker (and, failing that, its large fields emptied), noted in the line's `truncated`.
+ */
+export const MAX_SESSION_LINE_BYTES = 8 * 1024 * 1024;
+/** Strings at most this long are never cut when a session-log line is shrunk, in UTF-16 code units. */
+export const MIN_SESSION_TRUNCATED_STRING_CHARS = 256;
+/** Fresh session ids tried when the first is taken (two sessions started in the same second). */
+export const SESSION_ID_ATTEMPTS = 5;
+/** `ptc sessions show` cuts each result, argument or text block to this many characters for display. */
+export const SESSION_SHOW_MAX_CHARS = 2_000;
