@@ -1,0 +1,67 @@
+// The session log's line types (CONTRACT §4). Every line is one JSON object with `type` and `ts`.
+// A request is a pure function of the lines before it: see src/agent/ for how messages are rebuilt.
+
+import type { JsonValue } from '../json.js';
+
+export interface Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+}
+
+export interface LoggedToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: JsonValue;
+}
+
+export type SessionEndReason = 'completed' | 'max-steps' | 'aborted' | 'error';
+
+/**
+ * Present only on a line the writer had to shrink to fit MAX_SESSION_LINE_BYTES: which fields were cut
+ * (JSON pointers into the event) and which were emptied outright. Such a line is no longer byte-exact.
+ */
+export interface TruncationNote {
+  /** Size of the line before shrinking, in bytes (LF included). */
+  readonly originalBytes: number;
+  /** String fields cut short, each ending with a marker saying how much was kept (at most 100 listed). */
+  readonly fields: string[];
+  /** Top-level fields replaced by an empty value of their kind (`[]`, `{}`, a marker string) because cutting strings was not enough. */
+  readonly omitted?: string[];
+}
+
+/** Fields any line may carry besides those of its type. */
+export interface SessionLineMeta {
+  truncated?: TruncationNote;
+}
+
+export type SessionEvent = SessionLineMeta &
+  (
+    | {
+        type: 'session/start';
+        ts: string;
+        sessionId: string;
+        preset: string;
+        cwd: string;
+        model: string;
+        mode: 'native' | 'ptc';
+        /** The writing process; with `host`, lets `ptc sessions list` tell a running session from a crashed one. */
+        pid?: number;
+        host?: string;
+      }
+    | { type: 'user/message'; ts: string; text: string }
+    | { type: 'llm/request'; ts: string; step: number; tools: string[]; system: string; toolSchemas?: JsonValue[] }
+    | { type: 'llm/response'; ts: string; step: number; text: string; toolCalls: LoggedToolCall[]; usage: Usage; finishReason?: string }
+    | { type: 'tool/call'; ts: string; id: string; name: string; args: JsonValue }
+    | { type: 'tool/ptc-dispatch-start'; ts: string; parentId: string; id: string; tool: string; args: JsonValue }
+    | { type: 'tool/ptc-dispatch'; ts: string; parentId: string; id: string; tool: string; args: JsonValue; content: string; isError: boolean }
+    | { type: 'tool/result'; ts: string; id: string; name: string; content: string; isError: boolean; error?: { code: string; message: string } }
+    | { type: 'context/deferred'; ts: string; step: number; source: string; text: string }
+    | { type: 'llm/error'; ts: string; step: number; message: string; status?: number }
+    | { type: 'session/end'; ts: string; reason: SessionEndReason; steps: number; error?: string }
+  );
+
+export type SessionEventType = SessionEvent['type'];
+
+/** An event before the writer stamps it with `ts`. */
+export type SessionEventInput = SessionEvent extends infer E ? (E extends { ts: string } ? Omit<E, 'ts'> : never) : never;

@@ -1,0 +1,35 @@
+// The append-only JSONL session log (CONTRACT §4): paths, writer, reader, listing and display.
+
+export type {
+  LoggedToolCall,
+  SessionEndReason,
+  SessionEvent,
+  SessionEventInput,
+  SessionEventType,
+  SessionLineMeta,
+  TruncationNote,
+  Usage,
+} from './events.js';
+export {
+  assertSessionId,
+  ensureSessionDir,
+  listSessionFiles,
+  newSessionId,
+  resolveSessionDir,
+  sessionFilePath,
+  SESSION_FILE_EXTENSION,
+  type SessionDirOptions,
+  type SessionFile,
+} from './paths.js';
+export { createSessionWriter, SessionLogClosedError, type SessionWriter, type SessionWriterOptions } from './writer.js';
+export { findSession, parseSessionLog, readSession, type SessionReadResult } from './reader.js';
+export { SESSION_EVENT_TYPES, sessionEventSchema } from './schema.js';
+export {
+  formatSessionList,
+  listSessions,
+  summarizeSession,
+  type ListSessionsOptions,
+  type SessionOutcome,
+  type SessionSummary,
+} from './list.js';
+export { formatSession, type FormatSessionOptions } from './format-session.js';

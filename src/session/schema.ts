@@ -1,0 +1,105 @@
+// The shape of each session-log line, checked on read: a log is evidence, and may come from a crashed
+// run, another version or a hand edit. Kept in step with events.ts by the type check at the end.
+
+import { z } from 'zod';
+
+import type { SessionEvent, SessionEventType } from './events.js';
+
+const json = z.json();
+
+const truncationNote = z.object({
+  originalBytes: z.number().int().nonnegative(),
+  fields: z.array(z.string()),
+  omitted: z.array(z.string()).optional(),
+});
+
+const line = { ts: z.string(), truncated: truncationNote.optional() };
+
+const usage = z.object({
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  totalTokens: z.number().optional(),
+});
+
+const toolCall = z.object({ id: z.string(), name: z.string(), args: json });
+
+/** Validates one parsed line against the SessionEvent union (extra fields are allowed and kept by the reader). */
+export const sessionEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('session/start'),
+    ...line,
+    sessionId: z.string(),
+    preset: z.string(),
+    cwd: z.string(),
+    model: z.string(),
+    mode: z.enum(['native', 'ptc']),
+    pid: z.number().int().optional(),
+    host: z.string().optional(),
+  }),
+  z.object({ type: z.literal('user/message'), ...line, text: z.string() }),
+  z.object({
+    type: z.literal('llm/request'),
+    ...line,
+    step: z.number().int(),
+    tools: z.array(z.string()),
+    system: z.string(),
+    toolSchemas: z.array(json).optional(),
+  }),
+  z.object({
+    type: z.literal('llm/response'),
+    ...line,
+    step: z.number().int(),
+    text: z.string(),
+    toolCalls: z.array(toolCall),
+    usage,
+    finishReason: z.string().optional(),
+  }),
+  z.object({ type: z.literal('tool/call'), ...line, id: z.string(), name: z.string(), args: json }),
+  z.object({
+    type: z.literal('tool/ptc-dispatch-start'),
+    ...line,
+    parentId: z.string(),
+    id: z.string(),
+    tool: z.string(),
+    args: json,
+  }),
+  z.object({
+    type: z.literal('tool/ptc-dispatch'),
+    ...line,
+    parentId: z.string(),
+    id: z.string(),
+    tool: z.string(),
+    args: json,
+    content: z.string(),
+    isError: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('tool/result'),
+    ...line,
+    id: z.string(),
+    name: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  }),
+  z.object({ type: z.literal('context/deferred'), ...line, step: z.number().int(), source: z.string(), text: z.string() }),
+  z.object({ type: z.literal('llm/error'), ...line, step: z.number().int(), message: z.string(), status: z.number().int().optional() }),
+  z.object({
+    type: z.literal('session/end'),
+    ...line,
+    reason: z.enum(['completed', 'max-steps', 'aborted', 'error']),
+    steps: z.number().int(),
+    error: z.string().optional(),
+  }),
+]);
+
+/** Every `type` this version knows. */
+export const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
+  sessionEventSchema.options.map((option) => option.shape.type.value),
+);
+
+// Compile-time proof that the schema and the SessionEvent type describe the same lines.
+type Parsed = z.output<typeof sessionEventSchema>;
+type Assert<T extends true> = T;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type SchemaMatchesEvents = Assert<Same<Parsed, SessionEvent>>;
