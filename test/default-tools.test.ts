@@ -10,7 +10,7 @@ import { createHarness } from '../src/harness.js';
 import { compileTs } from './helpers/compile-ts.js';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-default-tools-'));
-const harness = createHarness({ cwd: workspace });
+const harness = createHarness({ cwd: workspace, preset: 'ptc' });
 afterAll(async () => {
   await harness.dispose();
   fs.rmSync(workspace, { recursive: true, force: true });
@@ -34,6 +34,8 @@ const CORRECT_PROGRAM = `
   const edited = await tools.edit({ path: 'out.txt', old_string: 'a', new_string: 'b', replace_all: true });
   const found = await tools.glob({ pattern: '**/*.ts' });
   const hits = await tools.grep({ pattern: 'TODO', glob: '*.ts', ignore_case: true });
+  const shell = await tools.bash({ command: 'git status', timeout_ms: 5000 });
+  if (shell.exitCode !== 0) console.log(shell.stderr);
   for (const hit of hits.matches) console.log(hit.path, hit.line, hit.text);
   try {
     await tools.read({ path: 'missing' });
@@ -43,11 +45,11 @@ const CORRECT_PROGRAM = `
   return { bytes: written.bytes, replaced: edited.replacements, files: found.files.length };
 `;
 
-describe('the default tool set as the model sees it', () => {
+describe('the tool set of the ptc and standard presets as the model sees it', () => {
   const schemas = harness.tools.schemas();
 
-  it('is read, write, edit, glob, grep with input and output schemas', () => {
-    expect(schemas.map((s) => s.name)).toEqual(['edit', 'glob', 'grep', 'read', 'write']);
+  it('is bash, edit, glob, grep, read, write with input and output schemas', () => {
+    expect(schemas.map((s) => s.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'write']);
     for (const s of schemas) expect(s.outputSchema).toBeDefined();
   });
 

@@ -1,41 +1,147 @@
-// What each `ptc` subcommand does, as functions returning their stdout text (testable without a process).
+// What each `ptc` subcommand does, as functions returning their output and exit code, so they are
+// testable without a process. The CLI entry only parses flags and prints.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderTypeScriptSdk } from '../codegen/index.js';
-import { ConfigError } from '../errors.js';
-import { createHarness, type Harness } from '../harness.js';
+import { ConfigError, type ErrorInfo } from '../errors.js';
+import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
+import { renderJson, type JsonValue } from '../json.js';
+import { renderPtcOnlySection, renderSdkInstructions, renderSdkSection } from '../ptc/prompt-sections.js';
+import type { PtcDispatchSettle, PtcRunEvent } from '../ptc/run-code.js';
+import type { SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
+import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
+
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr?: string;
+  readonly exitCode: 0 | 1 | 2;
+}
 
 export interface WorkspaceOptions {
   readonly cwd?: string;
+  readonly preset?: string;
 }
 
 /** `ptc tools [--json]`: the visible tools with their schemas. */
-export async function runToolsCommand(options: WorkspaceOptions & { json?: boolean }): Promise<string> {
+export async function runToolsCommand(options: WorkspaceOptions & { json?: boolean }): Promise<CommandOutput> {
   return withHarness(options, (harness) => {
     const schemas = harness.tools.schemas();
     if (options.json) {
-      const rows = schemas.map((s) => ({ ...s, executionMode: harness.tools.executionMode(s.name) }));
-      return `${JSON.stringify(rows, null, 2)}\n`;
+      const rows = schemas.map((s) => ({ ...s, executionMode: harness.tools.executionMode(s.name, { parent: SDK_PARENT }) }));
+      return { stdout: `${JSON.stringify(rows, null, 2)}\n`, exitCode: 0 };
     }
-    return schemas
-      .map((s) => {
-        const lines = [`${s.name}  (${harness.tools.executionMode(s.name)})`, indent(s.description.trim(), '  ')];
-        lines.push(...describeArgs(s.inputSchema));
-        return lines.join('\n');
-      })
-      .join('\n\n')
-      .concat('\n');
+    const header =
+      harness.preset.mode === 'ptc'
+        ? `# preset ${harness.preset.name}: the model calls these tools inside ${RUN_CODE_TOOL_NAME} programs`
+        : `# preset ${harness.preset.name}: the model calls these tools directly`;
+    const blocks = schemas.map((s) => {
+      const mode = harness.tools.executionMode(s.name, { parent: SDK_PARENT });
+      return [`${s.name}  (${mode})`, indent(s.description.trim(), '  '), ...describeArgs(s.inputSchema)].join('\n');
+    });
+    return { stdout: `${header}\n\n${blocks.join('\n\n')}\n`, exitCode: 0 };
   });
 }
 
-/** `ptc sdk`: the TypeScript SDK the model sees for the visible tools. */
-export async function runSdkCommand(options: WorkspaceOptions): Promise<string> {
-  return withHarness(options, (harness) => renderTypeScriptSdk(harness.tools.schemas()));
+/** `ptc sdk`: the `tools:sdk` prompt section the model sees (and `tools:ptc-only` after it). */
+export async function runSdkCommand(options: WorkspaceOptions): Promise<CommandOutput> {
+  return withHarness(options, (harness) => {
+    if (harness.preset.mode !== 'ptc') {
+      return {
+        stdout: '',
+        stderr: `ptc: preset ${harness.preset.name} presents tools natively; its model sees no SDK section. Try --preset ptc.\n`,
+        exitCode: 0,
+      };
+    }
+    const sdk = renderSdkSection(harness.tools) || renderSdkInstructions(harness.tools.schemas());
+    return { stdout: `${sdk}\n\n${renderPtcOnlySection(harness.tools)}\n`, exitCode: 0 };
+  });
 }
 
-async function withHarness<T>(options: WorkspaceOptions, use: (harness: Harness) => T | Promise<T>): Promise<T> {
-  const harness = createHarness({ cwd: checkWorkspace(options.cwd) });
+export interface ExecOptions extends WorkspaceOptions {
+  /** A file holding the program body, or `-` for standard input. */
+  readonly file: string;
+  readonly timeoutMs?: number;
+  readonly sandbox?: SandboxMode;
+  readonly allowRead?: readonly string[];
+  readonly allowWrite?: readonly string[];
+  readonly allowNet?: boolean;
+  readonly maxParallel?: number;
+  readonly json?: boolean;
+  /** Program text read from stdin by the caller when `file` is `-`. */
+  readonly stdin?: () => Promise<string>;
+}
+
+/** The `ptc exec --json` object (CONTRACT §3). */
+export interface ExecJson {
+  ok: boolean;
+  value?: JsonValue;
+  logs: string[];
+  error: ErrorInfo | null;
+  dispatches: { id: string; tool: string; args: JsonValue; isError: boolean; content: string }[];
+  sandbox: SandboxReport;
+}
+
+const NOT_RUN: SandboxReport = { backend: 'none', enforced: { fs: 'none', network: 'none', process: 'none' } };
+
+/** `ptc exec <file|->`: runs one program body against the preset's tools, no model involved. */
+export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
+  const code = await readProgram(options);
+  const harnessOptions: HarnessOptions & WorkspaceOptions = {
+    ...options,
+    ...(options.maxParallel !== undefined ? { maxParallelSubCalls: options.maxParallel } : {}),
+  };
+  return withHarness(harnessOptions, async (harness) => {
+    if (harness.preset.mode !== 'ptc') {
+      throw new ConfigError(`ptc exec needs a PTC preset; preset ${harness.preset.name} presents tools natively. Use --preset ptc.`);
+    }
+    const dispatches: PtcDispatchSettle[] = [];
+    let run: PtcRunEvent | undefined;
+    harness.ctx.on('tool/ptc-dispatch', (event) => void dispatches.push(event));
+    harness.ctx.on('tool/ptc-run', (event) => void (run = event));
+
+    const label = options.file === '-' ? 'ptc exec (stdin)' : `ptc exec ${options.file}`;
+    const outcome = await harness.tools.execute(RUN_CODE_TOOL_NAME, { code, description: label }, { id: 'exec' });
+    const error = outcome.isError ? (run?.result.error ?? outcome.error ?? { code: 'TOOL_FAILED', message: outcome.content }) : null;
+    const logs = [...(run?.result.logs ?? [])];
+    const value = outcome.isError ? undefined : run?.result.value;
+    const result: ExecJson = {
+      ok: !outcome.isError,
+      ...(value !== undefined ? { value } : {}),
+      logs,
+      error,
+      dispatches: dispatches.map(({ id, tool, args, isError, content }) => ({ id, tool, args, isError, content })),
+      sandbox: run?.result.sandbox ?? NOT_RUN,
+    };
+    if (options.json) return { stdout: `${JSON.stringify(result, null, 2)}\n`, exitCode: result.ok ? 0 : 1 };
+    const shown = [...logs];
+    if (value !== undefined) shown.push(renderJson(value));
+    const stdout = shown.length > 0 ? `${shown.join('\n')}\n` : '';
+    if (!error) return { stdout, exitCode: 0 };
+    return { stdout, stderr: `ptc: ${error.code}: ${error.message}\n`, exitCode: 1 };
+  });
+}
+
+/** Makes executionMode answer as for a program sub-call (the mode a program's call would get). */
+const SDK_PARENT = { id: 'cli', name: RUN_CODE_TOOL_NAME };
+
+async function readProgram(options: ExecOptions): Promise<string> {
+  if (options.file === '-') {
+    if (!options.stdin) throw new ConfigError('Reading the program from standard input is not available here.');
+    return options.stdin();
+  }
+  try {
+    return await fs.promises.readFile(options.file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message;
+    throw new ConfigError(`Cannot read the program file ${options.file}: ${reason}. Pass a file with the program body, or - for stdin.`);
+  }
+}
+
+async function withHarness<T>(
+  options: HarnessOptions & WorkspaceOptions,
+  use: (harness: Harness) => T | Promise<T>,
+): Promise<T> {
+  const harness = createHarness({ ...options, cwd: checkWorkspace(options.cwd) });
   try {
     return await use(harness);
   } finally {

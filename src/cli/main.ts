@@ -3,46 +3,200 @@
 // 0 success, 1 the program or agent failed, 2 usage or configuration error — never a stack trace
 // for a user error.
 
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
-import { runSdkCommand, runToolsCommand } from './commands.js';
+import { runRunCommand, runSessionsList, runSessionsShow } from './agent-commands.js';
+import { runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
-function buildProgram(): Command {
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function positiveInteger(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} takes a positive integer, got "${value}".`);
+    return n;
+  };
+}
+
+const presetOption = () => new Option('--preset <name>', 'tool preset: ptc | standard').default('ptc');
+const cwdOption = () => new Option('--cwd <dir>', 'workspace (default: current directory)');
+
+function buildProgram(print: (out: CommandOutput) => void): Command {
   const program = new Command('ptc')
     .description('Programmatic tool calling: the model writes one TypeScript program against a typed SDK of its tools.')
     .showHelpAfterError('(run `ptc --help` for usage)')
     .exitOverride();
 
   program
-    .command('tools')
-    .description('list the visible tools and their schemas')
-    .option('--cwd <dir>', 'workspace (default: current directory)')
-    .option('--json', 'print the tools as JSON (name, description, inputSchema, outputSchema)')
-    .action(async (options: { cwd?: string; json?: boolean }) => {
-      process.stdout.write(await runToolsCommand(options));
-    });
+    .command('exec')
+    .description('run a PTC program body against a preset\'s tools (no model needed)')
+    .argument('<file>', 'file holding the program body, or - for standard input')
+    .addOption(presetOption())
+    .addOption(cwdOption())
+    .option('--timeout <ms>', 'program deadline in ms (wall time, includes awaited tool calls)', positiveInteger('--timeout'))
+    .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
+    .option('--allow-read <path>', 'widen the read policy (repeatable)', collect)
+    .option('--allow-write <path>', 'widen the write policy (repeatable)', collect)
+    .option('--allow-net', 'allow network from the program and its tools')
+    .option('--max-parallel <n>', 'overlapping concurrency-safe sub-calls (default 10, 1 = serial)', positiveInteger('--max-parallel'))
+    .option('--json', 'print one JSON object on stdout and nothing else there')
+    .action(
+      async (
+        file: string,
+        o: {
+          preset: string;
+          cwd?: string;
+          timeout?: number;
+          sandbox: 'required' | 'auto' | 'off';
+          allowRead?: string[];
+          allowWrite?: string[];
+          allowNet?: boolean;
+          maxParallel?: number;
+          json?: boolean;
+        },
+      ) => {
+        print(
+          await runExecCommand({
+            file,
+            preset: o.preset,
+            ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+            ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+            sandbox: o.sandbox,
+            allowRead: o.allowRead ?? [],
+            allowWrite: o.allowWrite ?? [],
+            allowNet: o.allowNet === true,
+            ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
+            json: o.json === true,
+            stdin: readStdin,
+          }),
+        );
+      },
+    );
+
+  program
+    .command('run')
+    .description('run the agent on a task against a model provider')
+    .argument('<task>', 'what the agent should do')
+    .addOption(new Option('--preset <name>', 'ptc | standard').default('ptc'))
+    .option('--model <provider:id>', 'e.g. deepseek:deepseek-chat, openai:gpt-4.1, anthropic:claude-sonnet-4-5')
+    .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
+    .option('--max-steps <n>', 'stop after this many model requests', positiveInteger('--max-steps'))
+    .addOption(cwdOption())
+    .option('--timeout <ms>', 'program deadline in ms', positiveInteger('--timeout'))
+    .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
+    .option('--allow-read <path>', 'widen the read policy (repeatable)', collect)
+    .option('--allow-write <path>', 'widen the write policy (repeatable)', collect)
+    .option('--allow-net', 'allow network from programs and tools')
+    .option('--session-dir <dir>', 'where the JSONL session log goes (default ~/.ptc/sessions, env PTC_HOME)')
+    .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage}')
+    .action(
+      async (
+        task: string,
+        o: {
+          preset: string;
+          model?: string;
+          baseUrl?: string;
+          maxSteps?: number;
+          cwd?: string;
+          timeout?: number;
+          sandbox: 'required' | 'auto' | 'off';
+          allowRead?: string[];
+          allowWrite?: string[];
+          allowNet?: boolean;
+          sessionDir?: string;
+          json?: boolean;
+        },
+      ) => {
+        const controller = new AbortController();
+        const onSigint = () => controller.abort();
+        process.once('SIGINT', onSigint);
+        process.once('SIGTERM', onSigint);
+        try {
+          print(
+            await runRunCommand({
+              task,
+              preset: o.preset,
+              ...(o.model !== undefined ? { model: o.model } : {}),
+              ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+              ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+              ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+              ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+              sandbox: o.sandbox,
+              allowRead: o.allowRead ?? [],
+              allowWrite: o.allowWrite ?? [],
+              allowNet: o.allowNet === true,
+              ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
+              json: o.json === true,
+              env: process.env,
+              signal: controller.signal,
+              writeText: (text) => void process.stdout.write(text),
+              ...(process.stderr.isTTY ? { writeProgress: (line: string) => void process.stderr.write(`${line}\n`) } : {}),
+            }),
+          );
+        } finally {
+          process.off('SIGINT', onSigint);
+          process.off('SIGTERM', onSigint);
+        }
+      },
+    );
+
+  const sessions = program.command('sessions').description('read session logs');
+  sessions
+    .command('list')
+    .description('list sessions: id, start time, preset, model, steps, outcome')
+    .option('--session-dir <dir>', 'session directory (default ~/.ptc/sessions, env PTC_HOME)')
+    .action((o: { sessionDir?: string }) => print(runSessionsList({ ...o, env: process.env })));
+  sessions
+    .command('show')
+    .description('show a session; with --request <step>, the messages and tools of that request, rebuilt from the log')
+    .argument('<id>', 'session id (a unique prefix works)')
+    .option('--request <step>', 'rebuild the request of this step (from 1)', positiveInteger('--request'))
+    .option('--session-dir <dir>', 'session directory (default ~/.ptc/sessions, env PTC_HOME)')
+    .action((id: string, o: { request?: number; sessionDir?: string }) => print(runSessionsShow({ ...o, id, env: process.env })));
+  sessions.exitOverride();
+  for (const command of sessions.commands) command.exitOverride();
 
   program
     .command('sdk')
     .description('print the SDK prompt section the model would see')
-    .option('--cwd <dir>', 'workspace (default: current directory)')
+    .addOption(presetOption())
+    .addOption(cwdOption())
     .addOption(new Option('--lang <lang>', 'SDK language').choices(['ts']).default('ts'))
-    .action(async (options: { cwd?: string }) => {
-      process.stdout.write(await runSdkCommand(options));
-    });
+    .action(async (o: { preset: string; cwd?: string }) => print(await runSdkCommand(o)));
+
+  program
+    .command('tools')
+    .description('list the visible tools and their schemas')
+    .addOption(presetOption())
+    .addOption(cwdOption())
+    .option('--json', 'print the tools as JSON (name, description, inputSchema, outputSchema, executionMode)')
+    .action(async (o: { preset: string; cwd?: string; json?: boolean }) => print(await runToolsCommand(o)));
 
   for (const command of program.commands) command.exitOverride();
   return program;
 }
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  let exitCode = 0;
+  const program = buildProgram((out) => {
+    process.stdout.write(out.stdout);
+    if (out.stderr) process.stderr.write(out.stderr);
+    exitCode = out.exitCode;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are "errors" to commander; they already printed what they had to say.
@@ -55,7 +209,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`ptc: ${error.message}\n`);
       return error.code === 'CONFIG' ? EXIT_USAGE : EXIT_FAILED;
     }
-    process.stderr.write(`ptc: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`ptc: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return EXIT_FAILED;
   }
 }

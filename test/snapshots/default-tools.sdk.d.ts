@@ -1,6 +1,14 @@
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 interface ToolArgsMap {
+  "bash": {
+    /** The command line, run with bash -c. */
+    command: string;
+    /** A short label of what the command does, for logs and UIs. */
+    description?: string;
+    /** Deadline in milliseconds (default 120000); the command and its processes are killed when it passes. */
+    timeout_ms?: number;
+  };
   "edit": {
     /** File to edit, relative to the workspace or absolute. */
     path: string;
@@ -44,6 +52,22 @@ interface ToolArgsMap {
 }
 
 interface ToolOutputMap {
+  "bash": {
+    exitCode: number | null;
+    signal: string | null;
+    stdout: string;
+    stderr: string;
+    timedOut: boolean;
+    truncated: boolean;
+    sandbox: {
+      backend: "bwrap" | "node-permission" | "none";
+      enforced: {
+        fs: "full" | "partial" | "none";
+        network: "full" | "partial" | "none";
+        process: "full" | "partial" | "none";
+      };
+    };
+  };
   "edit": {
     /** The file, relative to the workspace when inside it. */
     path: string;
@@ -112,6 +136,8 @@ declare class ToolCallError extends Error {
 }
 
 declare const tools: {
+  /** Run one shell command with bash -c in the workspace and return its exit code, stdout and stderr. It runs under the same sandbox as run_code programs: it can read and write the workspace, read system files, and nothing else unless allowed; network is off unless allowed. Nothing persists between calls (no shell state, no background jobs): everything the command started is killed when it ends or times out. Each of stdout and stderr keeps at most 20000 bytes (start and end); redirect long output to a file and read it in parts. */
+  "bash"(args: ToolArgsMap["bash"]): Promise<ToolOutputMap["bash"]>;
   /** Replace exact text in a file. `old_string` must match the file exactly, whitespace and indentation included, and exactly once unless `replace_all` is true; include a few surrounding lines to make it unique. Read the file first to see its exact text. To create or rewrite a whole file, use write. */
   "edit"(args: ToolArgsMap["edit"]): Promise<ToolOutputMap["edit"]>;
   /** Find files whose path matches a glob pattern. The pattern is matched against paths relative to `path` (default: the workspace) and supports `*` (any characters except /), `?` (one character), `[abc]`, `[a-z]`, `[!a-z]` (character classes), `{a,b}` (alternatives) and `**` as a whole segment (any number of directories). So `*.ts` matches only directly in `path`, `**\/*.ts` at any depth. Case-sensitive; hidden files are included; .git and node_modules are skipped unless the pattern names them. Returns files (not directories), sorted, relative to the workspace, at most 1000. */

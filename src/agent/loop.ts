@@ -1,0 +1,251 @@
+// The agent loop: assemble the prompt, rebuild the request from the log, stream the model, run the
+// step's tool calls (native: a rolling pool on the registry's classifier; ptc: run_code through the
+// bridge), append results in call order and deferred contexts after them, until a final answer,
+// --max-steps, an error or an abort. Every event is logged as it happens.
+
+import os from 'node:os';
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { Context } from '../context/context.js';
+import { checkJson, type JsonValue } from '../json.js';
+import { describeModelError, SDK_CALL_SETTINGS, withModelRetry, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
+import { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-pool.js';
+import type { SessionEndReason, SessionEvent, SessionEventInput, Usage } from '../session/events.js';
+import type { ToolCallResult, ToolSchema } from '../tools/types.js';
+import { assemblePrompt, renderSystemPrompt } from './prompt.js';
+import { buildRequest } from './request.js';
+
+/** Where the loop writes its events (the session writer, or anything with the same shape). */
+export interface EventSink {
+  /** Writes one event and returns it as written (with `ts`). */
+  append(event: SessionEventInput): SessionEvent;
+  /** Makes everything appended so far durable; called at the end of each step and of the session. */
+  flush(): void | Promise<void>;
+}
+
+export type AgentProgress =
+  | { kind: 'step'; step: number }
+  | { kind: 'tool-start'; id: string; name: string }
+  | { kind: 'tool-end'; id: string; name: string; ms: number; isError: boolean; subCalls: number };
+
+export interface AgentRunOptions {
+  /** The scope whose tools, presentation and hooks apply (a harness's root context). */
+  readonly scope: Context;
+  readonly cwd: string;
+  readonly preset: string;
+  /** The model, with what error messages should name (its key variable and endpoint). */
+  readonly model: { readonly label: string; readonly model: LanguageModel } & ModelErrorContext;
+  readonly task: string;
+  readonly sink: EventSink;
+  readonly sessionId: string;
+  readonly maxSteps?: number;
+  /** Overlap bound of concurrency-safe native calls in one step (default 10). */
+  readonly maxParallelToolCalls?: number;
+  readonly signal?: AbortSignal;
+  /** Retry policy of one model request (429/5xx, before any output streamed). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Told before each retry (for progress on stderr). */
+  readonly onRetry?: (info: { attempt: number; delayMs: number; message: string }) => void;
+  readonly onText?: (delta: string) => void;
+  readonly onProgress?: (event: AgentProgress) => void;
+}
+
+export interface AgentRunResult {
+  readonly reason: SessionEndReason;
+  /** The text of the last model response. */
+  readonly text: string;
+  readonly steps: number;
+  readonly usage: Required<Usage>;
+  readonly error?: string;
+}
+
+export const DEFAULT_MAX_STEPS = 50;
+
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
+  const { scope, sink } = options;
+  const tools = scope.tools;
+  const events: SessionEvent[] = [];
+  const record = (event: SessionEventInput): void => void events.push(sink.append(event));
+  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  let text = '';
+  let steps = 0;
+
+  const subCalls = new Map<string, number>();
+  const offStart = scope.on('tool/ptc-dispatch-start', (e) => {
+    subCalls.set(e.parentId, (subCalls.get(e.parentId) ?? 0) + 1);
+    record({ type: 'tool/ptc-dispatch-start', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args });
+  });
+  const offSettle = scope.on('tool/ptc-dispatch', (e) =>
+    record({ type: 'tool/ptc-dispatch', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args, content: e.content, isError: e.isError }),
+  );
+
+  const finish = async (reason: SessionEndReason, error?: string): Promise<AgentRunResult> => {
+    record({ type: 'session/end', reason, steps, ...(error !== undefined ? { error } : {}) });
+    await sink.flush();
+    await offStart();
+    await offSettle();
+    return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}) };
+  };
+
+  record({
+    type: 'session/start',
+    sessionId: options.sessionId,
+    preset: options.preset,
+    cwd: options.cwd,
+    model: options.model.label,
+    mode: tools.modeFor(scope),
+    pid: process.pid,
+    host: os.hostname(),
+  });
+  record({ type: 'user/message', text: options.task });
+
+  try {
+    while (steps < maxSteps) {
+      if (options.signal?.aborted) return await finish('aborted');
+      const step = ++steps;
+      options.onProgress?.({ kind: 'step', step });
+      const assembly = await assemblePrompt({ scope, step, cwd: options.cwd });
+      record({
+        type: 'llm/request',
+        step,
+        tools: assembly.tools.map((t) => t.name),
+        system: renderSystemPrompt(assembly),
+        toolSchemas: assembly.tools.map(wireSchema),
+      });
+      const request = buildRequest(events, step);
+
+      const response = await callModel(options, request.system, request.messages, assembly.tools);
+      if (options.signal?.aborted) return await finish('aborted');
+      text = response.text;
+      usage.inputTokens += response.usage.inputTokens ?? 0;
+      usage.outputTokens += response.usage.outputTokens ?? 0;
+      usage.totalTokens += response.usage.totalTokens ?? 0;
+      record({ type: 'llm/response', step, text: response.text, toolCalls: response.toolCalls, usage: response.usage, finishReason: response.finishReason });
+      if (response.toolCalls.length === 0) return await finish('completed');
+
+      const results = await runToolCalls(options, response.toolCalls, record, subCalls);
+      results.forEach((result) => {
+        for (const entry of result.deferredContexts ?? []) record({ type: 'context/deferred', step, source: entry.source, text: entry.text });
+      });
+      await sink.flush();
+      if (options.signal?.aborted) return await finish('aborted');
+    }
+    return await finish('max-steps');
+  } catch (error) {
+    if (options.signal?.aborted) return await finish('aborted');
+    const described = describeModelError(error, options.model);
+    record({ type: 'llm/error', step: steps, message: described.message, ...(described.status !== undefined ? { status: described.status } : {}) });
+    return await finish('error', described.message);
+  }
+}
+
+interface ModelResponse {
+  readonly text: string;
+  readonly toolCalls: { id: string; name: string; args: JsonValue }[];
+  readonly usage: Usage;
+  readonly finishReason: string;
+}
+
+async function callModel(
+  options: AgentRunOptions,
+  system: string,
+  messages: ModelMessage[],
+  wireTools: readonly ToolSchema[],
+): Promise<ModelResponse> {
+  const toolSet: ToolSet = {};
+  for (const t of wireTools) {
+    toolSet[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) });
+  }
+  return withModelRetry(
+    async ({ markOutputStarted }) => {
+      const result = streamText({
+        model: options.model.model,
+        system,
+        messages,
+        ...(wireTools.length > 0 ? { tools: toolSet } : {}),
+        ...(options.signal ? { abortSignal: options.signal } : {}),
+        ...SDK_CALL_SETTINGS,
+        // Without it the SDK prints errors with a stack trace; they are thrown below instead.
+        onError: () => {},
+      });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          markOutputStarted();
+          options.onText?.(part.text);
+        } else if (part.type === 'reasoning-delta' || part.type === 'tool-input-start') {
+          markOutputStarted();
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
+      }
+      const [text, calls, usage, finishReason] = await Promise.all([result.text, result.toolCalls, result.usage, result.finishReason]);
+      return {
+        text,
+        toolCalls: calls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: asJson(call.input) })),
+        usage: {
+          ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
+          ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+          ...(usage.totalTokens !== undefined ? { totalTokens: usage.totalTokens } : {}),
+        },
+        finishReason,
+      };
+    },
+    {
+      ...(options.retry ? { policy: options.retry } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      context: options.model,
+      onRetry: (event) => options.onRetry?.({ attempt: event.attempt, delayMs: event.delayMs, message: event.description.message }),
+    },
+  );
+}
+
+/** Runs a step's calls through a rolling pool; resolves with the results in call order. */
+async function runToolCalls(
+  options: AgentRunOptions,
+  calls: ModelResponse['toolCalls'],
+  record: (event: SessionEventInput) => void,
+  subCalls: Map<string, number>,
+): Promise<ToolCallResult[]> {
+  const { scope } = options;
+  const tools = scope.tools;
+  const pool = new DispatchPool(options.maxParallelToolCalls ?? DEFAULT_MAX_PARALLEL_SUB_CALLS);
+  const signal = options.signal ?? new AbortController().signal;
+  return Promise.all(
+    calls.map(async (call) => {
+      record({ type: 'tool/call', id: call.id, name: call.name, args: call.args });
+      const started = Date.now();
+      const result = await pool.submit(tools.executionMode(call.name, { scope }), (poolSignal) => {
+        options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name });
+        return tools.execute(call.name, call.args, { signal: AbortSignal.any([signal, poolSignal]), scope, id: call.id });
+      });
+      record({
+        type: 'tool/result',
+        id: call.id,
+        name: call.name,
+        content: result.content,
+        isError: result.isError,
+        ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}),
+      });
+      options.onProgress?.({
+        kind: 'tool-end',
+        id: call.id,
+        name: call.name,
+        ms: Date.now() - started,
+        isError: result.isError,
+        subCalls: subCalls.get(call.id) ?? 0,
+      });
+      return result;
+    }),
+  );
+}
+
+/** The tool definition as it goes on the wire, for the log. */
+function wireSchema(t: ToolSchema): JsonValue {
+  return { name: t.name, description: t.description, inputSchema: t.inputSchema as JsonValue };
+}
+
+/** Model-produced input as JSON: invalid tool input arrives as its raw text. */
+function asJson(input: unknown): JsonValue {
+  if (input === undefined) return {};
+  return checkJson(input).ok ? (input as JsonValue) : String(input);
+}

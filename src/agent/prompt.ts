@@ -1,0 +1,76 @@
+// Prompt assembly: ordered sections plus the scope's wire tools, passed through the
+// `system-prompt/assemble` waterfall. The returned assembly is final: whatever it holds is what is
+// sent and what is logged.
+
+import type { Context } from '../context/context.js';
+import { renderPtcOnlySection, renderSdkSection, PTC_ONLY_SECTION_ID, SDK_SECTION_ID } from '../ptc/prompt-sections.js';
+import { compareNames } from '../tools/tool-runtime.js';
+import type { ToolSchema } from '../tools/types.js';
+
+export interface PromptSection {
+  /** Stable id, e.g. `base`, `tools:sdk`, `workspace`. */
+  readonly id: string;
+  /** Position band; lower renders first (ties broken by id). */
+  readonly order: number;
+  readonly text: string;
+}
+
+export interface PromptAssembly {
+  readonly sections: readonly PromptSection[];
+  /** The tools sent on the wire, in order. */
+  readonly tools: readonly ToolSchema[];
+}
+
+export interface AssembleInfo {
+  readonly scope: Context;
+  readonly step: number;
+}
+
+declare module '../context/context.js' {
+  interface Events {
+    /** Listeners may add, remove or replace sections and tools; the returned assembly is final. */
+    'system-prompt/assemble'(assembly: PromptAssembly, info: AssembleInfo): PromptAssembly | undefined | Promise<PromptAssembly | undefined>;
+  }
+}
+
+/** Section order bands. */
+export const SECTION_ORDER = { base: 0, toolGuidance: 100, workspace: 200 } as const;
+
+export const BASE_INSTRUCTIONS = [
+  'You are a coding agent working in a local workspace. Use the tools to inspect files, change them and run commands;',
+  'prefer reading before writing, keep changes minimal, and check your work. When the task is done, reply with a short',
+  'final answer and no tool call.',
+].join(' ');
+
+export interface AssembleOptions {
+  readonly scope: Context;
+  readonly step: number;
+  readonly cwd: string;
+}
+
+/** Builds the default assembly for a scope, then lets listeners rewrite it. */
+export async function assemblePrompt(options: AssembleOptions): Promise<PromptAssembly> {
+  const { scope } = options;
+  const tools = scope.tools;
+  const sections: PromptSection[] = [
+    { id: 'base', order: SECTION_ORDER.base, text: BASE_INSTRUCTIONS },
+    { id: SDK_SECTION_ID, order: SECTION_ORDER.toolGuidance, text: renderSdkSection(tools, scope) },
+    { id: PTC_ONLY_SECTION_ID, order: SECTION_ORDER.toolGuidance + 1, text: renderPtcOnlySection(tools, scope) },
+    {
+      id: 'workspace',
+      order: SECTION_ORDER.workspace,
+      text: `## Workspace\n\nThe workspace is ${options.cwd} on ${process.platform}. Relative paths are resolved against it.`,
+    },
+  ];
+  const initial: PromptAssembly = { sections: sections.filter((s) => s.text !== ''), tools: tools.wireTools(scope) };
+  return scope.waterfall('system-prompt/assemble', initial, { scope, step: options.step });
+}
+
+/** The system prompt text of an assembly: non-empty sections by order, then id. */
+export function renderSystemPrompt(assembly: PromptAssembly): string {
+  return [...assembly.sections]
+    .filter((s) => s.text.trim() !== '')
+    .sort((a, b) => a.order - b.order || compareNames(a.id, b.id))
+    .map((s) => s.text.trim())
+    .join('\n\n');
+}

@@ -1,0 +1,133 @@
+// `ptc run` and `ptc sessions`: the agent against a real model provider, and reading its logs.
+
+import { ConfigError } from '../errors.js';
+import { runAgent, type AgentProgress } from '../agent/loop.js';
+import { buildRequest } from '../agent/request.js';
+import { createHarness } from '../harness.js';
+import { resolveModel } from '../llm/index.js';
+import type { SandboxMode } from '../ptc-runtime/types.js';
+import {
+  createSessionWriter,
+  ensureSessionDir,
+  findSession,
+  formatSession,
+  formatSessionList,
+  listSessions,
+  newSessionId,
+  readSession,
+  resolveSessionDir,
+} from '../session/index.js';
+import { checkWorkspace, type CommandOutput } from './commands.js';
+
+export interface RunOptions {
+  readonly task: string;
+  readonly preset?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly maxSteps?: number;
+  readonly cwd?: string;
+  readonly timeoutMs?: number;
+  readonly sandbox?: SandboxMode;
+  readonly allowRead?: readonly string[];
+  readonly allowWrite?: readonly string[];
+  readonly allowNet?: boolean;
+  readonly sessionDir?: string;
+  readonly json?: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal?: AbortSignal;
+  /** Where the model's text streams (stdout unless --json). */
+  readonly writeText: (text: string) => void;
+  /** Progress lines (stderr on a TTY); undefined to stay quiet. */
+  readonly writeProgress?: (line: string) => void;
+}
+
+/** `ptc run "<task>"`: one agent session; the log goes to the session directory as it happens. */
+export async function runRunCommand(options: RunOptions): Promise<CommandOutput> {
+  if (options.task.trim() === '') throw new ConfigError('ptc run needs a task: ptc run "what to do".');
+  const cwd = checkWorkspace(options.cwd);
+  const model = resolveModel({
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    env: options.env,
+  });
+  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  ensureSessionDir(dir);
+  const harness = createHarness({
+    cwd,
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    allowRead: options.allowRead ?? [],
+    allowWrite: options.allowWrite ?? [],
+    allowNet: options.allowNet === true,
+  });
+  const writer = createSessionWriter({ dir, sessionId: newSessionId() });
+  const progress = options.writeProgress;
+  try {
+    const result = await runAgent({
+      scope: harness.ctx,
+      cwd,
+      preset: harness.preset.name,
+      model,
+      task: options.task,
+      sink: writer,
+      sessionId: writer.sessionId,
+      ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onText: options.json ? undefined : options.writeText,
+      ...(progress ? { onProgress: (e: AgentProgress) => progress(describeProgress(e)), onRetry: (r) => progress(`retrying in ${r.delayMs} ms: ${r.message}`) } : {}),
+    });
+    const summary = { sessionId: writer.sessionId, sessionFile: writer.file, text: result.text, steps: result.steps, usage: result.usage, reason: result.reason };
+    const exitCode = result.reason === 'completed' ? 0 : 1;
+    const why =
+      result.reason === 'max-steps'
+        ? `ptc: stopped after ${result.steps} steps without a final answer (raise --max-steps).\n`
+        : result.reason === 'aborted'
+          ? 'ptc: aborted.\n'
+          : result.reason === 'error'
+            ? `ptc: ${result.error ?? 'the model request failed'}\n`
+            : '';
+    if (options.json) return { stdout: `${JSON.stringify({ ...summary, ...(result.error ? { error: result.error } : {}) }, null, 2)}\n`, stderr: why, exitCode };
+    const tail = result.text.endsWith('\n') || result.text === '' ? '' : '\n';
+    return { stdout: tail, stderr: `${why}session ${writer.sessionId} (${writer.file})\n`, exitCode };
+  } finally {
+    writer.close();
+    await harness.dispose();
+  }
+}
+
+function describeProgress(event: AgentProgress): string {
+  switch (event.kind) {
+    case 'step':
+      return `[step ${event.step}]`;
+    case 'tool-start':
+      return `  → ${event.name} (${event.id})`;
+    case 'tool-end': {
+      const sub = event.name === 'run_code' ? `, ${event.subCalls} sub-call${event.subCalls === 1 ? '' : 's'}` : '';
+      return `  ${event.isError ? '✗' : '✓'} ${event.name} ${event.ms} ms${sub}`;
+    }
+  }
+}
+
+export interface SessionsOptions {
+  readonly sessionDir?: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** `ptc sessions list`. */
+export function runSessionsList(options: SessionsOptions): CommandOutput {
+  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  const sessions = listSessions(dir);
+  if (sessions.length === 0) return { stdout: '', stderr: `ptc: no sessions in ${dir}\n`, exitCode: 0 };
+  return { stdout: formatSessionList(sessions), exitCode: 0 };
+}
+
+/** `ptc sessions show <id> [--request <step>]`. */
+export function runSessionsShow(options: SessionsOptions & { id: string; request?: number }): CommandOutput {
+  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  const { events, warnings } = readSession(findSession(dir, options.id));
+  const stderr = warnings.map((w) => `ptc: warning: ${w}\n`).join('');
+  if (options.request === undefined) return { stdout: formatSession(events, { warnings }), stderr, exitCode: 0 };
+  const request = buildRequest(events, options.request);
+  return { stdout: `${JSON.stringify(request, null, 2)}\n`, stderr, exitCode: 0 };
+}

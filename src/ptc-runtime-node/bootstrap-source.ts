@@ -1,0 +1,24 @@
+// Finds the child bootstrap's JavaScript: the tsc-compiled `child/bootstrap.js` when running from
+// dist, else `child/bootstrap.ts` stripped with the same eraser as programs (running from source
+// under vitest or a strip loader). The text is fed to the child on stdin, so no file needs to be
+// readable inside the sandbox.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { RuntimeUnavailableError } from '../errors.js';
+import { stripTypes } from './strip.js';
+
+let cached: string | undefined;
+
+export function bootstrapSource(): string {
+  cached ??= loadBootstrap();
+  return cached;
+}
+
+function loadBootstrap(): string {
+  const built = fileURLToPath(new URL('./child/bootstrap.js', import.meta.url));
+  if (existsSync(built)) return readFileSync(built, 'utf8');
+  const source = fileURLToPath(new URL('./child/bootstrap.ts', import.meta.url));
+  if (existsSync(source)) return stripTypes(readFileSync(source, 'utf8'));
+  throw new RuntimeUnavailableError(`The Node runtime's child bootstrap is missing (looked for ${built} and ${source}).`);
+}

@@ -1,0 +1,458 @@
+// The child side of the Node runtime. The host feeds this module to `node --input-type=module -` on
+// stdin (stripped with amaro when running from source, compiled by tsc in dist), so it must use
+// erasable TypeScript only and import nothing but Node built-ins and types. It announces `ready` on
+// fd 3, waits for one `run` frame, installs the program's globals, runs the program once and reports
+// `done`; the host then kills the process. It trusts the host's frames; the host trusts nothing here.
+
+import { Console } from 'node:console';
+import { createRequire } from 'node:module';
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { inspect } from 'node:util';
+import * as vm from 'node:vm';
+import type { JsonValue } from '../../json.js';
+import type { ChildBinding, ChildErrorCode, ChildLimits, HostFrame, ResultFrame, RunFrame } from '../frames.js';
+
+// Taken before the program runs, so a program replacing these cannot reroute the bootstrap's own work.
+const stringify = JSON.stringify;
+const parseJson = JSON.parse;
+const byteLength = Buffer.byteLength;
+const exitProcess = process.exit.bind(process);
+const getPrototypeOf = Object.getPrototypeOf;
+const objectPrototype = Object.prototype;
+const defineProperty = Object.defineProperty;
+
+// Lets the program use `await import(...)`. Read now: the access emits an ExperimentalWarning on Node
+// 20, which must reach the real stderr rather than the program's captured output. Missing before 20.12.
+const dynamicImport = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: unknown } }).constants
+  ?.USE_MAIN_CONTEXT_DEFAULT_LOADER as vm.ScriptOptions['importModuleDynamically'];
+
+const PROGRAM_FILENAME = 'program.ts';
+const PROGRAM_LINE_OFFSET = -1;
+
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+let limits: ChildLimits = { maxOutputBytes: 0, maxFrameBytes: 0, maxPendingCalls: 1, maxPendingArgsBytes: 0 };
+let started = false;
+let finished = false;
+let outputBytes = 0;
+
+function write(line: string): void {
+  channel.write(line + '\n');
+}
+
+// The host ending the channel means it is gone or done with us.
+channel.on('end', () => exitProcess(0));
+channel.on('error', () => exitProcess(0));
+
+let incoming: string[] = [];
+channel.setEncoding('utf8');
+channel.on('data', (chunk: string) => {
+  let start = 0;
+  let newline = chunk.indexOf('\n');
+  while (newline !== -1) {
+    incoming.push(chunk.slice(start, newline));
+    const line = incoming.join('');
+    incoming = [];
+    onHostFrame(parseJson(line) as HostFrame);
+    start = newline + 1;
+    newline = chunk.indexOf('\n', start);
+  }
+  if (start < chunk.length) incoming.push(chunk.slice(start));
+});
+
+function onHostFrame(frame: HostFrame): void {
+  if (frame.type === 'run') {
+    if (!started) {
+      started = true;
+      runProgram(frame);
+    }
+  } else if (frame.type === 'result') {
+    onResult(frame);
+  }
+}
+
+// ---- output: console, raw stdout/stderr, the ledger ----
+
+function finishWithError(code: ChildErrorCode, message: string): void {
+  if (finished) return;
+  finished = true;
+  write(stringify({ type: 'done', ok: false, error: { code, message } }));
+}
+
+function emitLog(stream: 'stdout' | 'stderr', text: string): void {
+  // Output before the program starts (Node's own warnings) is not the program's: it is dropped.
+  if (!started || finished) return;
+  // Each line also costs its newline, so even empty lines are bounded by the ledger.
+  const bytes = byteLength(text, 'utf8') + 1;
+  if (outputBytes + bytes > limits.maxOutputBytes) {
+    finishWithError(
+      'OUTPUT_LIMIT',
+      `the program's output exceeded ${limits.maxOutputBytes} bytes (logs plus the returned value); ` +
+        'log less (counts, the first items, a summary) and return only what is needed',
+    );
+    return;
+  }
+  const line = stringify({ type: 'log', stream, text });
+  if (byteLength(line, 'utf8') > limits.maxFrameBytes) {
+    finishWithError('OUTPUT_LIMIT', `one log line is larger than the ${limits.maxFrameBytes}-byte channel limit; log less at once`);
+    return;
+  }
+  outputBytes += bytes;
+  write(line);
+}
+
+function consoleStream(stream: 'stdout' | 'stderr'): Writable {
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+      const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      // Console writes one chunk per call, ending in a newline: one log entry per console call.
+      emitLog(stream, text.endsWith('\n') ? text.slice(0, -1) : text);
+      callback();
+    },
+  });
+}
+
+const rawPartial = { stdout: '', stderr: '' };
+
+function captureRaw(stream: 'stdout' | 'stderr', target: NodeJS.WriteStream): void {
+  const rawWrite = function (chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    let text: string;
+    if (typeof chunk === 'string') text = chunk;
+    else if (chunk instanceof Uint8Array) text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    else text = String(chunk);
+    const done = typeof encoding === 'function' ? encoding : callback;
+    const buffered = rawPartial[stream] + text;
+    let start = 0;
+    let newline = buffered.indexOf('\n');
+    while (newline !== -1) {
+      emitLog(stream, buffered.slice(start, newline));
+      start = newline + 1;
+      newline = buffered.indexOf('\n', start);
+    }
+    let rest = buffered.slice(start);
+    // An endless line without a newline still counts against the ledger once it could not fit.
+    if (rest.length > limits.maxOutputBytes) {
+      emitLog(stream, rest);
+      rest = '';
+    }
+    rawPartial[stream] = rest;
+    if (typeof done === 'function') process.nextTick(done as () => void);
+    return true;
+  };
+  defineProperty(target, 'write', { value: rawWrite, writable: true, configurable: true });
+}
+
+function flushRaw(): void {
+  for (const stream of ['stdout', 'stderr'] as const) {
+    if (rawPartial[stream] !== '') {
+      const text = rawPartial[stream];
+      rawPartial[stream] = '';
+      emitLog(stream, text);
+    }
+  }
+}
+
+// ---- bindings ----
+
+interface PendingCall {
+  readonly resolve: (value: JsonValue | undefined) => void;
+  readonly reject: (error: unknown) => void;
+  readonly binding: ChildBinding;
+  readonly member: string;
+  readonly site: string;
+  readonly bytes: number;
+}
+
+interface QueuedCall {
+  readonly frameFor: (id: number) => string;
+  readonly pending: Omit<PendingCall, 'bytes'>;
+  readonly bytes: number;
+}
+
+type ErrorConstructorLike = new (message?: string, member?: string) => Error;
+
+let nextCallId = 1;
+let pendingArgsBytes = 0;
+const pendingCalls = new Map<number, PendingCall>();
+const waitingCalls: QueuedCall[] = [];
+const errorClasses = new Map<string, ErrorConstructorLike>();
+
+function makeErrorClass(name: string, memberNameProperty: string): ErrorConstructorLike {
+  const created = class extends Error {
+    constructor(message?: string, member?: string) {
+      super(message);
+      if (member !== undefined) {
+        defineProperty(this, memberNameProperty, { value: member, enumerable: true, writable: true, configurable: true });
+      }
+    }
+  };
+  defineProperty(created, 'name', { value: name });
+  defineProperty(created.prototype, 'name', { value: name, writable: true, configurable: true });
+  return created;
+}
+
+/** Only the program's frames of a stack captured in the bootstrap: where the program made the call. */
+function programFrames(stack: string | undefined): string {
+  return (stack ?? '')
+    .split('\n')
+    .filter((line) => line.includes(PROGRAM_FILENAME))
+    .join('\n');
+}
+
+function callError(binding: ChildBinding, member: string, message: string, site: string, code?: string): Error {
+  const errorClass = binding.errorClass;
+  const ctor = errorClass === null ? undefined : errorClasses.get(errorClass.name);
+  const error = ctor === undefined ? new Error(message) : new ctor(message, member);
+  if (code !== undefined && !(errorClass !== null && errorClass.memberNameProperty === 'code')) {
+    defineProperty(error, 'code', { value: code, enumerable: true, writable: true, configurable: true });
+  }
+  defineProperty(error, 'stack', {
+    value: `${error.name}: ${message}${site === '' ? '' : '\n' + site}`,
+    writable: true,
+    configurable: true,
+  });
+  return error;
+}
+
+function callBinding(binding: ChildBinding, member: string, args: unknown): Promise<JsonValue | undefined> {
+  if (finished) return new Promise(() => undefined);
+  const site = programFrames(new Error().stack);
+  const label = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(member) ? `${binding.global}.${member}` : `${binding.global}[${stringify(member)}]`;
+  // Arguments cross losslessly or not at all: JSON.stringify would silently drop undefined, turn NaN
+  // into null and Dates into strings. An omitted argument is an empty object.
+  let problem: { path: string; reason: string } | undefined;
+  try {
+    problem = args === undefined ? undefined : jsonProblem(args);
+  } catch (error) {
+    problem = { path: '', reason: `inspecting it threw: ${describeThrown(error)}` };
+  }
+  if (problem !== undefined) {
+    const at = problem.path === '' ? 'the argument itself' : `at ${problem.path}`;
+    const message = `Invalid arguments for ${label}: ${at}: ${problem.reason}. Pass plain JSON values.`;
+    return Promise.reject(callError(binding, member, message, site, 'INVALID_ARGS'));
+  }
+  const json = args === undefined ? '{}' : (stringify(args) as string);
+  const head = `{"type":"call","global":${stringify(binding.global)},"member":${stringify(member)},"args":${json},"id":`;
+  const bytes = byteLength(head, 'utf8') + 24;
+  if (bytes > limits.maxFrameBytes) {
+    return Promise.reject(
+      callError(binding, member, `the argument of ${label} is ${bytes} bytes; the limit is ${limits.maxFrameBytes} bytes`, site),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    waitingCalls.push({ frameFor: (id) => `${head}${id}}`, pending: { resolve, reject, binding, member, site }, bytes });
+    sendWaitingCalls();
+  });
+}
+
+/** Sends queued calls while the pending count and bytes allow (one call always goes when none is pending). */
+function sendWaitingCalls(): void {
+  while (waitingCalls.length > 0 && !finished) {
+    const next = waitingCalls[0] as QueuedCall;
+    const full =
+      pendingCalls.size >= limits.maxPendingCalls ||
+      (pendingCalls.size > 0 && pendingArgsBytes + next.bytes > limits.maxPendingArgsBytes);
+    if (full) return;
+    waitingCalls.shift();
+    const id = nextCallId++;
+    pendingCalls.set(id, { ...next.pending, bytes: next.bytes });
+    pendingArgsBytes += next.bytes;
+    write(next.frameFor(id));
+  }
+}
+
+function onResult(frame: ResultFrame): void {
+  const call = pendingCalls.get(frame.id);
+  if (call === undefined) return;
+  pendingCalls.delete(frame.id);
+  pendingArgsBytes -= call.bytes;
+  if (frame.ok) call.resolve(frame.value);
+  else call.reject(callError(call.binding, call.member, frame.error.message, call.site, frame.error.code));
+  sendWaitingCalls();
+}
+
+function installBindings(bindings: readonly ChildBinding[]): void {
+  for (const binding of bindings) {
+    if (binding.errorClass !== null && !errorClasses.has(binding.errorClass.name)) {
+      const ctor = makeErrorClass(binding.errorClass.name, binding.errorClass.memberNameProperty);
+      errorClasses.set(binding.errorClass.name, ctor);
+      defineProperty(globalThis, binding.errorClass.name, { value: ctor, writable: true, configurable: true });
+    }
+    // A null-prototype object: any member name, "__proto__" and "constructor" included, is an own member.
+    const namespace = Object.create(null) as Record<string, unknown>;
+    for (const member of binding.members) {
+      const fn = (args?: unknown): Promise<JsonValue | undefined> => callBinding(binding, member, args);
+      defineProperty(fn, 'name', { value: member });
+      defineProperty(namespace, member, { value: fn, enumerable: true, writable: false, configurable: false });
+    }
+    Object.freeze(namespace);
+    defineProperty(globalThis, binding.global, { value: namespace, writable: true, configurable: true });
+  }
+}
+
+// ---- the program ----
+
+/** Why `value` is not JSON, or undefined. Mirrors checkJson in src/json.ts (this file imports nothing). */
+function jsonProblem(value: unknown): { path: string; reason: string } | undefined {
+  const seen = new Set<object>();
+  const visit = (v: unknown, path: string): { path: string; reason: string } | undefined => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return undefined;
+    if (typeof v === 'number') return Number.isFinite(v) ? undefined : { path, reason: `${String(v)} is not a JSON number` };
+    if (v === undefined) return { path, reason: 'undefined is not JSON (omit the property or use null)' };
+    if (typeof v !== 'object') return { path, reason: `a ${typeof v} is not JSON` };
+    if (seen.has(v)) return { path, reason: 'a cyclic reference is not JSON' };
+    seen.add(v);
+    try {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const problem = visit(v[i], `${path}/${i}`);
+          if (problem !== undefined) return problem;
+        }
+        return undefined;
+      }
+      const proto: unknown = getPrototypeOf(v);
+      if (proto !== objectPrototype && proto !== null) {
+        const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
+        return { path, reason: `${typeof name === 'string' && name !== '' ? `a ${name}` : 'an exotic object'} is not a plain object` };
+      }
+      for (const key of Object.keys(v)) {
+        const problem = visit((v as Record<string, unknown>)[key], `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        if (problem !== undefined) return problem;
+      }
+      return undefined;
+    } finally {
+      seen.delete(v);
+    }
+  };
+  return visit(value, '');
+}
+
+function onProgramValue(value: unknown): void {
+  if (finished) return;
+  flushRaw();
+  if (finished) return;
+  if (value === undefined) {
+    finished = true;
+    write(stringify({ type: 'done', ok: true }));
+    return;
+  }
+  let problem: { path: string; reason: string } | undefined;
+  try {
+    problem = jsonProblem(value);
+  } catch (error) {
+    problem = { path: '', reason: `inspecting it threw: ${describeThrown(error)}` };
+  }
+  if (problem !== undefined) {
+    finishWithError(
+      'INVALID_OUTPUT',
+      `the returned value is not JSON: ${problem.path === '' ? 'the value itself' : `at ${problem.path}`}: ${problem.reason}. ` +
+        'Return plain objects, arrays, strings, numbers, booleans or null (convert Dates, Maps and class instances first).',
+    );
+    return;
+  }
+  const json = stringify(value) as string;
+  const bytes = byteLength(json, 'utf8');
+  const line = `{"type":"done","ok":true,"value":${json}}`;
+  if (outputBytes + bytes > limits.maxOutputBytes || byteLength(line, 'utf8') > limits.maxFrameBytes) {
+    finishWithError(
+      'OUTPUT_LIMIT',
+      `the returned value is ${bytes} bytes and the logs ${outputBytes} bytes: more than the output limit of ` +
+        `${limits.maxOutputBytes} bytes; return less (a summary, a count, the first items)`,
+    );
+    return;
+  }
+  finished = true;
+  write(line);
+}
+
+function describeThrown(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const name = typeof error.name === 'string' && error.name !== '' ? error.name : 'Error';
+      return `${name}: ${String(error.message)}`;
+    }
+    return `a non-Error value was thrown: ${inspect(error, { depth: 2, breakLength: Infinity })}`;
+  } catch {
+    return 'an unprintable value was thrown';
+  }
+}
+
+function thrownLocation(error: unknown): string | undefined {
+  try {
+    if (!(error instanceof Error) || typeof error.stack !== 'string') return undefined;
+    const match = /program\.ts:(\d+):(\d+)/.exec(error.stack);
+    return match === null ? undefined : `${PROGRAM_FILENAME}:${match[1]}:${match[2]}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function onProgramError(error: unknown): void {
+  // Before the program arrives a throw is the bootstrap's own failure: exit so the host sees it.
+  if (!started) exitProcess(70);
+  if (finished) return;
+  flushRaw();
+  if (finished) return;
+  const location = thrownLocation(error);
+  finishWithError('EXCEPTION', `${describeThrown(error)}${location === undefined ? '' : ` (${location})`}`);
+}
+
+/**
+ * Everything that does not depend on the run frame happens before `ready`, off the hot path: the
+ * program's console, raw output capture, `require`, the error handlers, and one pass through the
+ * compile-and-call path so its code is warm when the program arrives.
+ */
+function prepare(): void {
+  const programConsole = new Console({ stdout: consoleStream('stdout'), stderr: consoleStream('stderr'), colorMode: false });
+  defineProperty(globalThis, 'console', { value: programConsole, writable: true, configurable: true });
+  captureRaw('stdout', process.stdout);
+  captureRaw('stderr', process.stderr);
+  // Built-ins and the workspace's own packages, as a CommonJS module in the workspace would see them.
+  defineProperty(globalThis, 'require', {
+    value: createRequire(join(process.cwd(), PROGRAM_FILENAME)),
+    writable: true,
+    configurable: true,
+  });
+  process.on('uncaughtException', onProgramError);
+  process.on('unhandledRejection', onProgramError);
+  const warm = compile('(async function () {\nreturn { warm: [1, "x", null] };\n})');
+  void (warm as () => Promise<unknown>)().then((value) => jsonProblem(value) ?? stringify(value));
+}
+
+function compile(code: string): unknown {
+  const script = new vm.Script(code, {
+    filename: PROGRAM_FILENAME,
+    lineOffset: PROGRAM_LINE_OFFSET,
+    ...(dynamicImport === undefined ? {} : { importModuleDynamically: dynamicImport }),
+  });
+  return script.runInThisContext();
+}
+
+function runProgram(frame: RunFrame): void {
+  limits = frame.limits;
+  installBindings(frame.bindings);
+  let body: unknown;
+  try {
+    body = compile(frame.code);
+  } catch (error) {
+    onProgramError(error);
+    return;
+  }
+  if (typeof body !== 'function') {
+    finishWithError('EXCEPTION', 'the program closed its own function body early (unbalanced braces)');
+    return;
+  }
+  let completion: unknown;
+  try {
+    completion = (body as () => unknown)();
+  } catch (error) {
+    onProgramError(error);
+    return;
+  }
+  Promise.resolve(completion).then(onProgramValue, onProgramError);
+}
+
+prepare();
+write(stringify({ type: 'ready' }));

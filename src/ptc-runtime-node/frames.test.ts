@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { encodeFrame, parseChildFrame } from './frames.js';
+
+describe('parseChildFrame', () => {
+  it.each([
+    ['{"type":"ready"}', { type: 'ready' }],
+    ['{"type":"call","id":1,"global":"tools","member":"__proto__","args":{"__proto__":1}}', { type: 'call', id: 1, global: 'tools', member: '__proto__' }],
+    ['{"type":"log","stream":"stderr","text":"x"}', { type: 'log', stream: 'stderr', text: 'x' }],
+    ['{"type":"done","ok":true}', { type: 'done', ok: true }],
+    ['{"type":"done","ok":true,"value":null}', { type: 'done', ok: true, value: null }],
+    ['{"type":"done","ok":false,"error":{"code":"EXCEPTION","message":"m"}}', { type: 'done', ok: false, error: { code: 'EXCEPTION', message: 'm' } }],
+  ])('accepts %s', (line, expected) => {
+    const parsed = parseChildFrame(line);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(parsed.frame).toMatchObject(expected);
+  });
+
+  it('keeps a "__proto__" key of call arguments as an own property', () => {
+    const parsed = parseChildFrame('{"type":"call","id":1,"global":"t","member":"m","args":{"__proto__":{"x":1}}}');
+    expect(parsed.ok && parsed.frame.type === 'call' && Object.keys(parsed.frame.args as object)).toEqual(['__proto__']);
+  });
+
+  it.each([
+    ['', /not JSON/],
+    ['not json', /not JSON/],
+    ['[1,2]', /not a JSON object/],
+    ['null', /not a JSON object/],
+    ['{"type":"nope"}', /unknown frame type/],
+    ['{}', /unknown frame type/],
+    ['{"type":"ready","x":1}', /unknown field/],
+    ['{"type":"call","id":0,"global":"t","member":"m","args":{}}', /positive integer/],
+    ['{"type":"call","id":1.5,"global":"t","member":"m","args":{}}', /positive integer/],
+    ['{"type":"call","id":"1","global":"t","member":"m","args":{}}', /positive integer/],
+    ['{"type":"call","id":1,"global":1,"member":"m","args":{}}', /strings/],
+    ['{"type":"call","id":1,"global":"t","member":"m"}', /without args/],
+    ['{"type":"log","stream":"fd9","text":"x"}', /stream/],
+    ['{"type":"log","stream":"stdout","text":5}', /text/],
+    ['{"type":"done","ok":"yes"}', /boolean/],
+    ['{"type":"done","ok":false,"error":{"code":"TIMEOUT","message":"m"}}', /not one the child may report/],
+    ['{"type":"done","ok":false,"error":{"code":"EXCEPTION"}}', /message/],
+    ['{"type":"done","ok":false,"error":{"code":"EXCEPTION","message":"m","x":1}}', /unknown fields/],
+    ['{"type":"done","ok":true,"value":1,"extra":2}', /unknown field/],
+  ])('rejects %j', (line, reason) => {
+    const parsed = parseChildFrame(line);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.reason).toMatch(reason);
+  });
+
+  it('encodes one frame per line', () => {
+    expect(encodeFrame({ type: 'result', id: 3, ok: true, value: 'a\nb' })).toBe('{"type":"result","id":3,"ok":true,"value":"a\\nb"}\n');
+  });
+});

@@ -1,0 +1,145 @@
+// The control channel on fd 3: one JSON object per LF-terminated line, one discriminated union of
+// frames. The host parses every child frame as hostile input (the program can write to fd 3 too);
+// the child trusts the host's frames.
+
+import type { JsonValue } from '../json.js';
+
+/** One binding namespace as the child builds it: member names only, the functions stay on the host. */
+export interface ChildBinding {
+  readonly global: string;
+  readonly members: readonly string[];
+  readonly errorClass: { readonly name: string; readonly memberNameProperty: string } | null;
+}
+
+/** Limits the child applies cooperatively; the host enforces each one again on what it receives. */
+export interface ChildLimits {
+  readonly maxOutputBytes: number;
+  readonly maxFrameBytes: number;
+  readonly maxPendingCalls: number;
+  readonly maxPendingArgsBytes: number;
+}
+
+/** host -> child: run this program (the stripped wrapper from strip.ts). Sent once. */
+export interface RunFrame {
+  readonly type: 'run';
+  readonly code: string;
+  readonly bindings: readonly ChildBinding[];
+  readonly limits: ChildLimits;
+}
+
+/** host -> child: the outcome of binding call `id`. */
+export type ResultFrame =
+  | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly value?: JsonValue }
+  | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly error: { readonly message: string; readonly code?: string } };
+
+/** child -> host: the bootstrap is listening; sent once, before anything else. */
+export interface ReadyFrame {
+  readonly type: 'ready';
+}
+
+/** child -> host: call `global[member](args)`. Ids are 1, 2, 3... in order. */
+export interface CallFrame {
+  readonly type: 'call';
+  readonly id: number;
+  readonly global: string;
+  readonly member: string;
+  readonly args: JsonValue;
+}
+
+/** child -> host: one console call or one line of raw stdout/stderr output. */
+export interface LogFrame {
+  readonly type: 'log';
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
+}
+
+/** Failures the child may report itself; every other code is the host's to decide. */
+export type ChildErrorCode = 'EXCEPTION' | 'INVALID_OUTPUT' | 'OUTPUT_LIMIT';
+export const CHILD_ERROR_CODES: readonly ChildErrorCode[] = ['EXCEPTION', 'INVALID_OUTPUT', 'OUTPUT_LIMIT'];
+
+/** child -> host: the program settled. Anything after it is ignored. */
+export type DoneFrame =
+  | { readonly type: 'done'; readonly ok: true; readonly value?: JsonValue }
+  | { readonly type: 'done'; readonly ok: false; readonly error: { readonly code: ChildErrorCode; readonly message: string } };
+
+export type HostFrame = RunFrame | ResultFrame;
+export type ChildFrame = ReadyFrame | CallFrame | LogFrame | DoneFrame;
+export type Frame = HostFrame | ChildFrame;
+
+/** One frame as a line (JSON has no raw LF, so the line is unambiguous). */
+export function encodeFrame(frame: Frame): string {
+  return JSON.stringify(frame) + '\n';
+}
+
+export type ParsedChildFrame = { readonly ok: true; readonly frame: ChildFrame } | { readonly ok: false; readonly reason: string };
+
+const MAX_CALL_ID = Number.MAX_SAFE_INTEGER;
+
+/** Parses and shape-checks one line from the child. State (ids, bindings, order) is the session's job. */
+export function parseChildFrame(line: string): ParsedChildFrame {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return fail(`not JSON: ${preview(line)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(`not a JSON object: ${preview(line)}`);
+  const frame = value as Record<string, unknown>;
+  switch (frame['type']) {
+    case 'ready':
+      return onlyKeys(frame, ['type']) ?? { ok: true, frame: { type: 'ready' } };
+    case 'call': {
+      const bad = onlyKeys(frame, ['type', 'id', 'global', 'member', 'args']);
+      if (bad !== undefined) return bad;
+      const { id, global, member, args } = frame;
+      if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > MAX_CALL_ID) return fail('call id must be a positive integer');
+      if (typeof global !== 'string' || typeof member !== 'string') return fail('call global and member must be strings');
+      if (!('args' in frame)) return fail('call without args');
+      return { ok: true, frame: { type: 'call', id, global, member, args: args as JsonValue } };
+    }
+    case 'log': {
+      const bad = onlyKeys(frame, ['type', 'stream', 'text']);
+      if (bad !== undefined) return bad;
+      const { stream, text } = frame;
+      if (stream !== 'stdout' && stream !== 'stderr') return fail('log stream must be "stdout" or "stderr"');
+      if (typeof text !== 'string') return fail('log text must be a string');
+      return { ok: true, frame: { type: 'log', stream, text } };
+    }
+    case 'done': {
+      if (frame['ok'] === true) {
+        const bad = onlyKeys(frame, ['type', 'ok', 'value']);
+        if (bad !== undefined) return bad;
+        return { ok: true, frame: 'value' in frame ? { type: 'done', ok: true, value: frame['value'] as JsonValue } : { type: 'done', ok: true } };
+      }
+      if (frame['ok'] === false) {
+        const bad = onlyKeys(frame, ['type', 'ok', 'error']);
+        if (bad !== undefined) return bad;
+        const error = frame['error'];
+        if (typeof error !== 'object' || error === null || Array.isArray(error)) return fail('done error must be an object');
+        const { code, message } = error as Record<string, unknown>;
+        if (!CHILD_ERROR_CODES.includes(code as ChildErrorCode)) return fail(`done error code ${preview(JSON.stringify(code) ?? '')} is not one the child may report`);
+        if (typeof message !== 'string') return fail('done error message must be a string');
+        if (Object.keys(error).length !== 2) return fail('done error has unknown fields');
+        return { ok: true, frame: { type: 'done', ok: false, error: { code: code as ChildErrorCode, message } } };
+      }
+      return fail('done ok must be a boolean');
+    }
+    default:
+      return fail(`unknown frame type ${preview(JSON.stringify(frame['type']) ?? 'undefined')}`);
+  }
+}
+
+function onlyKeys(frame: Record<string, unknown>, allowed: readonly string[]): ParsedChildFrame | undefined {
+  for (const key of Object.keys(frame)) {
+    if (!allowed.includes(key)) return fail(`unknown field ${preview(JSON.stringify(key))} in a ${String(frame['type'])} frame`);
+  }
+  return undefined;
+}
+
+function fail(reason: string): ParsedChildFrame {
+  return { ok: false, reason };
+}
+
+function preview(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

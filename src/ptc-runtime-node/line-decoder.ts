@@ -1,0 +1,55 @@
+// Splits a byte stream into LF-terminated lines (LF only: a CR stays part of the line), bounding the
+// line length while buffering so an endless partial line fails as soon as it passes the limit.
+
+const LF = 0x0a;
+
+export type DecodeResult =
+  | { readonly ok: true; readonly lines: readonly string[] }
+  /** `lines` holds the complete lines before the oversize one. */
+  | { readonly ok: false; readonly lines: readonly string[]; readonly bytes: number };
+
+export class LineDecoder {
+  readonly #maxLineBytes: number;
+  #parts: Buffer[] = [];
+  #size = 0;
+  #failed = false;
+
+  /** `maxLineBytes` bounds a line's bytes, the LF excluded. */
+  constructor(maxLineBytes: number) {
+    this.#maxLineBytes = maxLineBytes;
+  }
+
+  /** Feeds a chunk; after an oversize line the decoder stays failed and yields nothing more. */
+  push(chunk: Buffer): DecodeResult {
+    const lines: string[] = [];
+    if (this.#failed) return { ok: false, lines, bytes: this.#size };
+    let start = 0;
+    while (start <= chunk.length) {
+      const end = chunk.indexOf(LF, start);
+      const segmentEnd = end === -1 ? chunk.length : end;
+      const segmentBytes = segmentEnd - start;
+      if (this.#size + segmentBytes > this.#maxLineBytes) {
+        this.#failed = true;
+        this.#size += segmentBytes;
+        this.#parts = [];
+        return { ok: false, lines, bytes: this.#size };
+      }
+      if (segmentBytes > 0) {
+        this.#parts.push(chunk.subarray(start, segmentEnd));
+        this.#size += segmentBytes;
+      }
+      if (end === -1) break;
+      // UTF-8 is decoded per whole line, so a character split across chunks is never mangled.
+      lines.push(Buffer.concat(this.#parts, this.#size).toString('utf8'));
+      this.#parts = [];
+      this.#size = 0;
+      start = end + 1;
+    }
+    return { ok: true, lines };
+  }
+
+  /** Bytes of the unfinished line currently buffered. */
+  get pendingBytes(): number {
+    return this.#size;
+  }
+}

@@ -1,0 +1,190 @@
+// Options of createNodeRuntime and their validation: every limit defaults to its named constant in
+// src/limits.ts and may be overridden; bad values are a ConfigError naming the option.
+
+import { ConfigError } from '../errors.js';
+import {
+  DEFAULT_MEMORY_MB,
+  DEFAULT_POOL_IDLE_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_TIMEOUT_MS,
+  EXIT_DRAIN_GRACE_MS,
+  MAX_FRAME_BYTES,
+  MAX_OUTPUT_BYTES,
+  MAX_PENDING_ARGS_BYTES,
+  MAX_PENDING_CALLS,
+  MAX_POOL_POLICIES,
+  MAX_PROGRAM_BYTES,
+  MAX_STDIO_CAPTURE_BYTES,
+  MAX_TIMEOUT_MS,
+  MIN_TIMEOUT_MS,
+  RSS_HEADROOM_MB,
+  RSS_WATCHDOG_INTERVAL_MS,
+} from '../limits.js';
+import { createTimeoutDescriptor } from '../ptc-runtime/timeout.js';
+import type { SandboxMode, TimeoutDescriptor } from '../ptc-runtime/types.js';
+import type { ChildProcessEvent } from './program-child.js';
+
+/** Limits of one run; each defaults to the constant of the same meaning in src/limits.ts. */
+export interface NodeRuntimeLimits {
+  /** Output ledger: UTF-8 bytes of all logs plus the returned value's JSON (default MAX_OUTPUT_BYTES). */
+  readonly maxOutputBytes?: number;
+  /** One control frame in bytes (default MAX_FRAME_BYTES). */
+  readonly maxFrameBytes?: number;
+  /** Binding calls in flight; more wait in the child (default MAX_PENDING_CALLS). */
+  readonly maxPendingCalls?: number;
+  /** Argument bytes of the binding calls in flight (default MAX_PENDING_ARGS_BYTES). */
+  readonly maxPendingArgsBytes?: number;
+  /** Program text in bytes; larger programs are rejected by resolve() (default MAX_PROGRAM_BYTES). */
+  readonly maxProgramBytes?: number;
+  /** V8 heap limit of the program's process, `--max-old-space-size` (default DEFAULT_MEMORY_MB). */
+  readonly memoryMb?: number;
+  /** Resident memory at which the watchdog kills the program (default memoryMb + RSS_HEADROOM_MB). */
+  readonly rssLimitMb?: number;
+  /** Watchdog sampling interval (default RSS_WATCHDOG_INTERVAL_MS). */
+  readonly rssIntervalMs?: number;
+}
+
+export interface NodeRuntimePoolOptions {
+  /** Warm children kept per policy (default DEFAULT_POOL_SIZE; 0 disables the pool). */
+  readonly size?: number;
+  /** A warm child unused this long is ended (default DEFAULT_POOL_IDLE_MS). */
+  readonly idleMs?: number;
+  /** Policies (cwd plus widenings) the pool keeps children for at once (default MAX_POOL_POLICIES). */
+  readonly maxPolicies?: number;
+}
+
+export interface NodeRuntimeOptions {
+  /** `required` | `auto` | `off` (CONTRACT §5); default `auto`. */
+  readonly sandbox?: SandboxMode;
+  /** The advertised deadline bounds; defaults DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS. */
+  readonly timeout?: { readonly defaultMs?: number; readonly minMs?: number; readonly maxMs?: number };
+  readonly limits?: NodeRuntimeLimits;
+  /** Warm pool settings, or `false` to start every child on demand. */
+  readonly pool?: NodeRuntimePoolOptions | false;
+  /** May a program start child processes (confined by the same policy, killed with the run)? Default true. */
+  readonly processes?: boolean;
+  /** The Node binary children run (default: the host's own, process.execPath). */
+  readonly nodePath?: string;
+  /** Observes child processes: which pid ran which program, and when it exited. For diagnostics and tests. */
+  readonly onProcess?: (event: ChildProcessEvent) => void;
+}
+
+/** Options after validation, every default filled in. */
+export interface NodeRuntimeConfig {
+  readonly sandbox: SandboxMode;
+  readonly timeout: TimeoutDescriptor;
+  readonly maxOutputBytes: number;
+  readonly maxFrameBytes: number;
+  readonly maxPendingCalls: number;
+  readonly maxPendingArgsBytes: number;
+  readonly maxProgramBytes: number;
+  readonly memoryMb: number;
+  readonly rssLimitMb: number;
+  readonly rssIntervalMs: number;
+  readonly pool: { readonly size: number; readonly idleMs: number; readonly maxPolicies: number } | false;
+  readonly processes: boolean;
+  readonly nodePath: string;
+  readonly maxStdioBytes: number;
+  readonly exitDrainGraceMs: number;
+  readonly onProcess: ((event: ChildProcessEvent) => void) | undefined;
+}
+
+const OPTION_KEYS = ['sandbox', 'timeout', 'limits', 'pool', 'processes', 'nodePath', 'onProcess'];
+const LIMIT_KEYS = [
+  'maxOutputBytes',
+  'maxFrameBytes',
+  'maxPendingCalls',
+  'maxPendingArgsBytes',
+  'maxProgramBytes',
+  'memoryMb',
+  'rssLimitMb',
+  'rssIntervalMs',
+];
+
+export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): NodeRuntimeConfig {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('createNodeRuntime options must be an object.');
+  knownKeys(options, OPTION_KEYS, 'options');
+  const sandbox = options.sandbox ?? 'auto';
+  if (sandbox !== 'required' && sandbox !== 'auto' && sandbox !== 'off') {
+    throw new ConfigError(`sandbox must be "required", "auto" or "off", got ${JSON.stringify(sandbox)}.`);
+  }
+  const timeoutInput = options.timeout ?? {};
+  knownKeys(timeoutInput, ['defaultMs', 'minMs', 'maxMs'], 'timeout');
+  const timeout = createTimeoutDescriptor(
+    {
+      defaultMs: timeoutInput.defaultMs ?? DEFAULT_TIMEOUT_MS,
+      minMs: timeoutInput.minMs ?? MIN_TIMEOUT_MS,
+      maxMs: timeoutInput.maxMs ?? MAX_TIMEOUT_MS,
+    },
+    'timeout',
+  );
+
+  const limits = options.limits ?? {};
+  knownKeys(limits, LIMIT_KEYS, 'limits');
+  const maxOutputBytes = positiveInteger(limits.maxOutputBytes, MAX_OUTPUT_BYTES, 'limits.maxOutputBytes', 1);
+  const maxFrameBytes = positiveInteger(limits.maxFrameBytes, MAX_FRAME_BYTES, 'limits.maxFrameBytes', 1024);
+  const maxPendingCalls = positiveInteger(limits.maxPendingCalls, MAX_PENDING_CALLS, 'limits.maxPendingCalls', 1);
+  const maxPendingArgsBytes = positiveInteger(limits.maxPendingArgsBytes, MAX_PENDING_ARGS_BYTES, 'limits.maxPendingArgsBytes', 1);
+  const maxProgramBytes = positiveInteger(limits.maxProgramBytes, MAX_PROGRAM_BYTES, 'limits.maxProgramBytes', 1);
+  // The run frame carries the whole program (JSON may escape each byte into up to 6).
+  if (maxProgramBytes * 6 + 4096 > maxFrameBytes) {
+    throw new ConfigError(`limits.maxFrameBytes (${maxFrameBytes}) must be at least 6 x limits.maxProgramBytes + 4096 so any program fits in a frame.`);
+  }
+  const memoryMb = positiveInteger(limits.memoryMb, DEFAULT_MEMORY_MB, 'limits.memoryMb', 16);
+  const rssLimitMb = positiveInteger(limits.rssLimitMb, memoryMb + RSS_HEADROOM_MB, 'limits.rssLimitMb', 32);
+  const rssIntervalMs = positiveInteger(limits.rssIntervalMs, RSS_WATCHDOG_INTERVAL_MS, 'limits.rssIntervalMs', 1);
+
+  let pool: NodeRuntimeConfig['pool'] = false;
+  if (options.pool !== false) {
+    const input = options.pool ?? {};
+    if (typeof input !== 'object' || input === null) throw new ConfigError('pool must be an object or false.');
+    knownKeys(input, ['size', 'idleMs', 'maxPolicies'], 'pool');
+    const size = nonNegativeInteger(input.size, DEFAULT_POOL_SIZE, 'pool.size');
+    const idleMs = nonNegativeInteger(input.idleMs, DEFAULT_POOL_IDLE_MS, 'pool.idleMs');
+    const maxPolicies = positiveInteger(input.maxPolicies, MAX_POOL_POLICIES, 'pool.maxPolicies', 1);
+    pool = size === 0 ? false : { size, idleMs, maxPolicies };
+  }
+
+  const processes = options.processes ?? true;
+  if (typeof processes !== 'boolean') throw new ConfigError('processes must be a boolean.');
+  const nodePath = options.nodePath ?? process.execPath;
+  if (typeof nodePath !== 'string' || !nodePath.startsWith('/')) throw new ConfigError('nodePath must be an absolute path.');
+  if (options.onProcess !== undefined && typeof options.onProcess !== 'function') throw new ConfigError('onProcess must be a function.');
+
+  return Object.freeze({
+    sandbox,
+    timeout,
+    maxOutputBytes,
+    maxFrameBytes,
+    maxPendingCalls,
+    maxPendingArgsBytes,
+    maxProgramBytes,
+    memoryMb,
+    rssLimitMb,
+    rssIntervalMs,
+    pool,
+    processes,
+    nodePath,
+    maxStdioBytes: MAX_STDIO_CAPTURE_BYTES,
+    exitDrainGraceMs: EXIT_DRAIN_GRACE_MS,
+    onProcess: options.onProcess,
+  });
+}
+
+function knownKeys(value: object, known: readonly string[], field: string): void {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new ConfigError(`${field} has an unknown field "${key}" (known: ${known.join(', ')}).`);
+  }
+}
+
+function positiveInteger(value: unknown, fallback: number, field: string, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new ConfigError(`${field} must be an integer >= ${min}, got ${JSON.stringify(value) ?? String(value)}.`);
+  }
+  return value;
+}
+
+function nonNegativeInteger(value: unknown, fallback: number, field: string): number {
+  return positiveInteger(value, fallback, field, 0);
+}

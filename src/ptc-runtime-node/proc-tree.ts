@@ -1,0 +1,96 @@
+// Reading a process tree from /proc (Linux): resident memory for the watchdog, the program's own pid
+// below sandbox wrappers, and descendants to kill. Every read tolerates the process vanishing.
+
+import { readFileSync } from 'node:fs';
+
+/** Direct children of `pid` (those its main thread started; Node spawns from the main thread). */
+export function childPids(pid: number): number[] {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const part of text.split(' ')) {
+    const child = Number(part);
+    if (Number.isInteger(child) && child > 0) out.push(child);
+  }
+  return out;
+}
+
+/**
+ * The single-child chain starting at `pid`, outermost first: bwrap's monitor, the pid namespace's
+ * init and the program's Node process last; just `[pid]` when nothing wraps the program.
+ */
+export function processChain(pid: number, maxDepth = 8): number[] {
+  const chain = [pid];
+  for (let depth = 0; depth < maxDepth; depth++) {
+    const children = childPids(chain[chain.length - 1] as number);
+    if (children.length !== 1) break;
+    chain.push(children[0] as number);
+  }
+  return chain;
+}
+
+/** Resident set size of `pid` in bytes, or undefined when it is gone. */
+export function residentBytes(pid: number): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  return match === null ? undefined : Number(match[1]) * 1024;
+}
+
+/** The kernel's start time of `pid` (clock ticks since boot), which tells a reused pid apart; undefined when gone. */
+export function startTime(pid: number): number | undefined {
+  const stat = readStat(pid);
+  return stat?.startTime;
+}
+
+/** True while `pid` exists, is not a zombie, and (when `started` is given) is still the same process. */
+export function isAlive(pid: number, started?: number): boolean {
+  const stat = readStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && (started === undefined || stat.startTime === started);
+}
+
+interface Stat {
+  readonly state: string;
+  readonly startTime: number;
+}
+
+function readStat(pid: number): Stat | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name is in parentheses and may contain spaces or parentheses: parse after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const startTime = Number(fields[19]);
+  return { state: fields[0] ?? '', startTime: Number.isFinite(startTime) ? startTime : 0 };
+}
+
+/**
+ * Adds every descendant of `root` to `seen` (pid -> start time), at most `max` entries in all. Sampled
+ * repeatedly during a run, it remembers processes that later leave the process group (setsid), so
+ * settlement can kill them too where no pid namespace does it.
+ */
+export function recordDescendants(root: number, seen: Map<number, number>, max: number): void {
+  const stack = [root];
+  while (stack.length > 0 && seen.size < max) {
+    const pid = stack.pop() as number;
+    for (const child of childPids(pid)) {
+      if (!seen.has(child)) {
+        const started = startTime(child);
+        if (started === undefined) continue;
+        seen.set(child, started);
+      }
+      stack.push(child);
+    }
+  }
+}

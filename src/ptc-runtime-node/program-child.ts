@@ -1,0 +1,432 @@
+// One child process that will run one program: its private temp dir, its sandbox launch, its control
+// channel and stdio, its exit and its cleanup. Started ahead of time by the pool (or on demand); a run
+// attaches a listener once it is ready. Whatever happens, dispose() kills the whole tree, waits for the
+// exit and removes the temp dir.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { HarnessError, RuntimeUnavailableError } from '../errors.js';
+import type { SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
+import { bootstrapSource } from './bootstrap-source.js';
+import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
+import { LineDecoder } from './line-decoder.js';
+import { isAlive, processChain, recordDescendants, residentBytes, startTime } from './proc-tree.js';
+import { defaultSandboxEnv, planLaunch } from './sandbox/index.js';
+import type { LaunchPlan, SandboxPolicy } from './sandbox/types.js';
+
+/** A process event, for diagnostics and tests (which pids belong to which run). */
+export interface ChildProcessEvent {
+  /** `spawn`: a child started (maybe ahead of time); `run`: it was given a program; `exit`: it is gone. */
+  readonly type: 'spawn' | 'run' | 'exit';
+  /** The spawned process (bwrap when sandboxed; its process group is killed at settlement). */
+  readonly pid: number;
+  /** The Node process running the program (differs from `pid` under bwrap); known from `run` on. */
+  readonly programPid?: number;
+}
+
+/** How to start children; fixed per runtime and policy. */
+export interface ChildLaunchOptions {
+  readonly mode: SandboxMode;
+  readonly nodePath: string;
+  readonly memoryMb: number;
+  readonly processes: boolean;
+  readonly maxFrameBytes: number;
+  readonly maxStdioBytes: number;
+  readonly exitDrainGraceMs: number;
+  readonly cwd: string;
+  readonly read: readonly string[];
+  readonly write: readonly string[];
+  readonly network: boolean;
+  readonly onProcess?: ((event: ChildProcessEvent) => void) | undefined;
+}
+
+export interface ChildExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** The tail of the child's real stderr (crash reports, V8's out-of-memory message). */
+  readonly stderr: string;
+}
+
+/** What a run hears from its child. */
+export interface ChildListener {
+  onFrame(frame: ChildFrame, bytes: number): void;
+  /** A line that is not a valid frame, or an oversize line: PROTOCOL. */
+  onBadFrame(reason: string): void;
+  /** The process exited and its channel was drained (or the drain grace passed). */
+  onExit(exit: ChildExit): void;
+}
+
+const MAX_TRACKED_DESCENDANTS = 1024;
+
+/**
+ * The runtime's own experimental features (dynamic import in vm scripts, the permission model) must
+ * not print warnings into the program's captured stderr. Node older than 20.11 lacks the flag, so it
+ * is only passed to the host's own Node binary, whose flags we can ask.
+ */
+function quietFlags(nodePath: string): string[] {
+  return nodePath === process.execPath && process.allowedNodeEnvironmentFlags.has('--disable-warning')
+    ? ['--disable-warning=ExperimentalWarning']
+    : [];
+}
+/** How long dispose() waits for the processes of a killed sandbox to vanish (pid namespace teardown). */
+const VANISH_WAIT_MS = 2_000;
+
+/** Children whose processes may still exist: killed synchronously if the host exits. */
+const live = new Set<ProgramChild>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of live) child.killNow();
+    for (const child of live) child.removeTempDirNow();
+  });
+}
+
+export class ProgramChild {
+  readonly #options: ChildLaunchOptions;
+  readonly #decoder: LineDecoder;
+  /** Resolves once the bootstrap said `ready`; rejects (HarnessError) if the launch fails first. */
+  readonly ready: Promise<void>;
+  #resolveReady!: () => void;
+  #rejectReady!: (error: HarnessError) => void;
+  #readyDone = false;
+  #proc: ChildProcess | undefined;
+  #channel: Socket | undefined;
+  #tmpDir: string | undefined;
+  #sandbox: SandboxReport | undefined;
+  #programPid: number | undefined;
+  #programStart: number | undefined;
+  /** Spawned pid down to the program's pid; a pid namespace's init lives until its last process is gone. */
+  readonly #chain = new Map<number, number>();
+  #listener: ChildListener | undefined;
+  #broken: string | undefined;
+  #exit: ChildExit | undefined;
+  #exitNotified = false;
+  #channelEnded = false;
+  #stderrTail = '';
+  readonly #descendants = new Map<number, number>();
+  #disposing: Promise<void> | undefined;
+  readonly #launching: Promise<void>;
+
+  constructor(options: ChildLaunchOptions) {
+    this.#options = options;
+    this.#decoder = new LineDecoder(options.maxFrameBytes);
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.#resolveReady = resolve;
+      this.#rejectReady = reject;
+    });
+    // A pooled child nobody awaits yet must not surface as an unhandled rejection.
+    this.ready.catch(() => undefined);
+    live.add(this);
+    installExitHook();
+    this.#launching = this.#launch().catch((error: unknown) => {
+      this.#failReady(error instanceof HarnessError ? error : new RuntimeUnavailableError(`Could not start the program process: ${errorText(error)}`));
+    });
+  }
+
+  /** The sandbox the child runs under; known once the launch was planned. */
+  get sandbox(): SandboxReport | undefined {
+    return this.#sandbox;
+  }
+
+  get pid(): number | undefined {
+    return this.#proc?.pid;
+  }
+
+  get programPid(): number | undefined {
+    return this.#programPid;
+  }
+
+  /** Ready and usable: launched, said `ready`, not exited, no stray frame seen. */
+  get usable(): boolean {
+    return this.#readyDone && this.#exit === undefined && this.#broken === undefined && this.#disposing === undefined;
+  }
+
+  /** Still usable or on its way there. */
+  get viable(): boolean {
+    return this.#exit === undefined && this.#broken === undefined && this.#disposing === undefined;
+  }
+
+  async #launch(): Promise<void> {
+    const o = this.#options;
+    this.#tmpDir = mkdtempSync(join(tmpdir(), 'ptc-run-'));
+    const policy: SandboxPolicy = {
+      cwd: o.cwd,
+      read: [...o.read, this.#tmpDir],
+      write: [o.cwd, this.#tmpDir, ...o.write],
+      network: o.network,
+      processes: o.processes,
+      env: defaultSandboxEnv(o.cwd, { tmpDir: this.#tmpDir }),
+    };
+    const plan: LaunchPlan = await planLaunch({
+      kind: 'node',
+      command: o.nodePath,
+      args: [`--max-old-space-size=${o.memoryMb}`, ...quietFlags(o.nodePath), '--input-type=module', '-'],
+      policy,
+      mode: o.mode,
+      firstFreeFd: 4,
+    });
+    this.#sandbox = { backend: plan.backend, enforced: plan.enforced };
+    if (this.#disposing !== undefined) {
+      plan.release();
+      return;
+    }
+    let proc: ChildProcess;
+    try {
+      proc = spawn(plan.command, [...plan.args], {
+        env: { ...plan.env },
+        cwd: plan.cwd,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...plan.passFds],
+        detached: true,
+      });
+    } finally {
+      plan.release();
+    }
+    this.#proc = proc;
+    proc.on('error', (error) => {
+      this.#failReady(new RuntimeUnavailableError(`Could not start the program process (${plan.command}): ${error.message}`));
+      this.#onExit(null, null);
+    });
+    proc.on('exit', (code, signal) => this.#onExit(code, signal));
+    const [stdin, stdout, stderr, channel] = proc.stdio as unknown as [Writable, Readable, Readable, Socket];
+    this.#channel = channel;
+    stdin.on('error', () => undefined);
+    channel.on('error', () => undefined);
+    stdout.on('error', () => undefined);
+    stderr.on('error', () => undefined);
+    // The real stdout is not part of the result (console and process.stdout are captured over fd 3);
+    // drain it so a program writing to fd 1 directly never blocks.
+    stdout.resume();
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
+      this.#stderrTail = (this.#stderrTail + chunk).slice(-o.maxStdioBytes);
+    });
+    channel.on('data', (chunk: Buffer) => this.#onData(chunk));
+    channel.on('end', () => this.#onChannelEnd());
+    channel.on('close', () => this.#onChannelEnd());
+    // The bootstrap arrives on stdin; its end is the program's stdin EOF.
+    stdin.end(bootstrapSource());
+    if (proc.pid !== undefined) o.onProcess?.({ type: 'spawn', pid: proc.pid });
+    this.#setRef(false);
+  }
+
+  #failReady(error: HarnessError): void {
+    if (this.#readyDone) return;
+    this.#readyDone = true;
+    this.#rejectReady(error);
+  }
+
+  #onData(chunk: Buffer): void {
+    const decoded = this.#decoder.push(chunk);
+    for (const line of decoded.lines) this.#onLine(line);
+    if (!decoded.ok) {
+      this.#bad(`a control frame exceeded ${this.#options.maxFrameBytes} bytes (${decoded.bytes} bytes and counting)`);
+    }
+  }
+
+  #onLine(line: string): void {
+    const parsed = parseChildFrame(line);
+    if (!parsed.ok) {
+      this.#bad(`bad control frame: ${parsed.reason}`);
+      return;
+    }
+    if (!this.#readyDone) {
+      if (parsed.frame.type === 'ready') {
+        this.#readyDone = true;
+        this.#resolveReady();
+      } else {
+        this.#bad(`a ${parsed.frame.type} frame before the child was ready`);
+      }
+      return;
+    }
+    if (this.#listener === undefined) {
+      this.#bad(`an unexpected ${parsed.frame.type} frame from an idle child`);
+      return;
+    }
+    this.#listener.onFrame(parsed.frame, Buffer.byteLength(line, 'utf8'));
+  }
+
+  #bad(reason: string): void {
+    if (this.#listener !== undefined) {
+      this.#listener.onBadFrame(reason);
+      return;
+    }
+    // Nobody runs on this child yet: it can never be used.
+    this.#broken ??= reason;
+    this.#failReady(new RuntimeUnavailableError(`The program process misbehaved while starting: ${reason}`));
+    void this.dispose();
+  }
+
+  #onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#exit !== undefined) return;
+    this.#exit = { code, signal, stderr: this.#stderrTail };
+    this.#failReady(
+      new RuntimeUnavailableError(
+        `The program process exited before it was ready (${describeExit(code, signal)})${tailNote(this.#stderrTail)}`,
+      ),
+    );
+    const pid = this.#proc?.pid;
+    if (pid !== undefined) this.#options.onProcess?.({ type: 'exit', pid, ...(this.#programPid === undefined ? {} : { programPid: this.#programPid }) });
+    if (this.#channelEnded || this.#channel === undefined) {
+      this.#notifyExit();
+      return;
+    }
+    // Frames written just before the exit may still sit in the pipe: read them first, but do not wait
+    // forever for a descendant that holds the channel open.
+    const timer = setTimeout(() => this.#notifyExit(), this.#options.exitDrainGraceMs);
+    timer.unref();
+  }
+
+  #onChannelEnd(): void {
+    this.#channelEnded = true;
+    if (this.#exit !== undefined) this.#notifyExit();
+  }
+
+  #notifyExit(): void {
+    if (this.#exitNotified || this.#exit === undefined) return;
+    this.#exitNotified = true;
+    this.#listener?.onExit({ ...this.#exit, stderr: this.#stderrTail });
+  }
+
+  /** Hands the ready child to a run; frames and the exit now go to `listener`. */
+  attach(listener: ChildListener): void {
+    this.#listener = listener;
+    this.#setRef(true);
+    const pid = this.#proc?.pid;
+    if (pid !== undefined) {
+      const chain = processChain(pid);
+      for (const member of chain) {
+        const started = startTime(member);
+        if (started !== undefined) this.#chain.set(member, started);
+      }
+      this.#programPid = chain[chain.length - 1] as number;
+      this.#programStart = this.#chain.get(this.#programPid);
+      this.#options.onProcess?.({ type: 'run', pid, programPid: this.#programPid });
+    }
+    if (this.#exit !== undefined) this.#notifyExit();
+  }
+
+  send(frame: HostFrame): void {
+    const channel = this.#channel;
+    if (channel === undefined || channel.destroyed || this.#exit !== undefined) return;
+    channel.write(encodeFrame(frame));
+  }
+
+  /** The program process's resident memory in bytes (undefined when unknown or gone). */
+  residentBytes(): number | undefined {
+    const pid = this.#programPid;
+    return pid === undefined ? undefined : residentBytes(pid);
+  }
+
+  /** Remembers the current descendants so a later kill reaches those that left the process group. */
+  trackDescendants(): void {
+    const pid = this.#proc?.pid;
+    if (pid !== undefined && this.#exit === undefined) recordDescendants(pid, this.#descendants, MAX_TRACKED_DESCENDANTS);
+  }
+
+  get exitInfo(): ChildExit | undefined {
+    return this.#exit === undefined ? undefined : { ...this.#exit, stderr: this.#stderrTail };
+  }
+
+  /**
+   * SIGKILL to the process group, to the program's own process (under bwrap it would otherwise wait
+   * for the namespace teardown) and to every remembered descendant, each checked against pid reuse.
+   */
+  killNow(): void {
+    const pid = this.#proc?.pid;
+    if (pid === undefined) return;
+    tryKill(-pid);
+    if (this.#exit === undefined) tryKill(pid);
+    if (this.#programPid !== undefined && startTime(this.#programPid) === this.#programStart) tryKill(this.#programPid);
+    for (const [descendant, started] of this.#descendants) {
+      if (startTime(descendant) === started) {
+        tryKill(-descendant);
+        tryKill(descendant);
+      }
+    }
+  }
+
+  removeTempDirNow(): void {
+    if (this.#tmpDir === undefined) return;
+    try {
+      rmSync(this.#tmpDir, { recursive: true, force: true });
+    } catch {
+      // Best effort on host exit.
+    }
+  }
+
+  /** Kills everything, waits for the exit (and for the sandboxed processes to vanish), removes the temp dir. */
+  dispose(): Promise<void> {
+    this.#disposing ??= this.#dispose();
+    return this.#disposing;
+  }
+
+  async #dispose(): Promise<void> {
+    await this.#launching;
+    this.#failReady(new RuntimeUnavailableError('The program process was ended before it was ready.'));
+    const proc = this.#proc;
+    if (proc !== undefined) {
+      // Whoever awaits the disposal keeps the host alive until the exit arrives.
+      this.#setRef(true);
+      const exited = this.#exit !== undefined ? Promise.resolve() : new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+      this.killNow();
+      await exited;
+      // Under bwrap the monitor exits first; the namespace's init outlives every other process in it.
+      await waitUntilGone([...this.#chain, ...this.#descendants]);
+      for (const stream of proc.stdio) (stream as Readable | Writable | null)?.destroy();
+    }
+    if (this.#tmpDir !== undefined) await rm(this.#tmpDir, { recursive: true, force: true }).catch(() => undefined);
+    live.delete(this);
+  }
+
+  #setRef(ref: boolean): void {
+    const proc = this.#proc;
+    if (proc === undefined) return;
+    if (ref) proc.ref();
+    else proc.unref();
+    for (const stream of proc.stdio) {
+      const handle = stream as (Readable & { ref?: () => void; unref?: () => void }) | null;
+      if (ref) handle?.ref?.();
+      else handle?.unref?.();
+    }
+  }
+}
+
+function tryKill(target: number): void {
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Waits (bounded) until none of the [pid, start time] processes is alive; a reused pid counts as gone. */
+async function waitUntilGone(processes: readonly (readonly [number, number])[]): Promise<void> {
+  const deadline = Date.now() + VANISH_WAIT_MS;
+  let remaining = processes.filter(([pid, started]) => isAlive(pid, started));
+  while (remaining.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    remaining = remaining.filter(([pid, started]) => isAlive(pid, started));
+  }
+}
+
+export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal !== null) return `killed by ${signal}`;
+  return `exit code ${String(code)}`;
+}
+
+function tailNote(stderr: string): string {
+  const tail = stderr.trim().split('\n').slice(-5).join('\n').slice(-600);
+  return tail === '' ? '' : `: ${tail}`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

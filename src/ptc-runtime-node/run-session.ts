@@ -1,0 +1,326 @@
+// One program on one ready child: sends the run frame, validates every frame that comes back as
+// hostile input, dispatches binding calls, keeps the output ledger, enforces deadline, abort and
+// memory, and settles exactly once: abort outstanding calls, kill the tree, wait for the exit.
+
+import type { ErrorCode, ErrorInfo } from '../errors.js';
+import { checkJson, type JsonValue } from '../json.js';
+import type { BindingFunction, ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
+import type { CallFrame, ChildBinding, ChildFrame, ChildLimits, ResultFrame } from './frames.js';
+import { describeExit, type ChildExit, type ProgramChild } from './program-child.js';
+
+export interface SessionLimits extends ChildLimits {
+  readonly rssLimitBytes: number;
+  readonly rssIntervalMs: number;
+  readonly memoryMb: number;
+}
+
+export interface SessionInput {
+  readonly child: ProgramChild;
+  readonly sandbox: SandboxReport;
+  readonly spec: ResolvedRunSpec;
+  /** The stripped program (strip.ts). */
+  readonly code: string;
+  readonly limits: SessionLimits;
+  /** Epoch ms when the deadline expires (measured from the start of run()). */
+  readonly deadlineAt: number;
+  /** Aborted when the runtime closes: the run ends as ABORTED. */
+  readonly closeSignal: AbortSignal;
+  /** Track descendants on every watchdog tick (no pid namespace kills them for us). */
+  readonly trackDescendants: boolean;
+}
+
+export function runSession(input: SessionInput): Promise<RunResult> {
+  return new Promise<RunResult>((resolve) => new Session(input, resolve).start());
+}
+
+class Session {
+  readonly #input: SessionInput;
+  readonly #resolve: (result: RunResult) => void;
+  readonly #logs: string[] = [];
+  readonly #calls = new AbortController();
+  readonly #pending = new Map<number, number>();
+  #outputBytes = 0;
+  #pendingArgsBytes = 0;
+  #lastCallId = 0;
+  #settled = false;
+  #deadline: NodeJS.Timeout | undefined;
+  #watchdog: NodeJS.Timeout | undefined;
+  #onAbort: (() => void) | undefined;
+  #onClose: (() => void) | undefined;
+
+  constructor(input: SessionInput, resolve: (result: RunResult) => void) {
+    this.#input = input;
+    this.#resolve = resolve;
+  }
+
+  start(): void {
+    const { child, spec, limits } = this.#input;
+    const signal = spec.signal;
+    if (signal?.aborted) {
+      this.#settle({ error: abortedError() });
+      return;
+    }
+    if (signal !== undefined) {
+      this.#onAbort = () => this.#settle({ error: abortedError() });
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+    if (this.#input.closeSignal.aborted) {
+      this.#settle({ error: { code: 'ABORTED', message: 'the runtime was closed' } });
+      return;
+    }
+    this.#onClose = () => this.#settle({ error: { code: 'ABORTED', message: 'the runtime was closed' } });
+    this.#input.closeSignal.addEventListener('abort', this.#onClose, { once: true });
+    const remaining = Math.max(0, this.#input.deadlineAt - Date.now());
+    this.#deadline = setTimeout(() => this.#settle({ error: timeoutError(spec.timeoutMs) }), remaining);
+    this.#watchdog = setInterval(() => this.#watch(), limits.rssIntervalMs);
+
+    child.attach({
+      onFrame: (frame, bytes) => this.#onFrame(frame, bytes),
+      onBadFrame: (reason) => this.#protocol(reason),
+      onExit: (exit) => this.#onChildExit(exit),
+    });
+    if (this.#settled) return;
+    child.send({
+      type: 'run',
+      code: this.#input.code,
+      bindings: spec.bindings.map(
+        (binding): ChildBinding => ({
+          global: binding.global,
+          members: Object.keys(binding.functions),
+          errorClass: binding.errorClass === undefined ? null : { ...binding.errorClass },
+        }),
+      ),
+      limits: {
+        maxOutputBytes: limits.maxOutputBytes,
+        maxFrameBytes: limits.maxFrameBytes,
+        maxPendingCalls: limits.maxPendingCalls,
+        maxPendingArgsBytes: limits.maxPendingArgsBytes,
+      },
+    });
+  }
+
+  #watch(): void {
+    if (this.#settled) return;
+    const { child, limits } = this.#input;
+    const rss = child.residentBytes();
+    if (rss !== undefined && rss > limits.rssLimitBytes) {
+      this.#settle({
+        error: {
+          code: 'MEMORY_LIMIT',
+          message:
+            `the program's process used more than its ${mib(limits.rssLimitBytes)} MiB memory limit (${mib(rss)} MiB resident); ` +
+            'process the data in smaller pieces (stream it, or keep only what you need)',
+        },
+      });
+      return;
+    }
+    if (this.#input.trackDescendants) child.trackDescendants();
+  }
+
+  #onFrame(frame: ChildFrame, bytes: number): void {
+    if (this.#settled) return;
+    switch (frame.type) {
+      case 'ready':
+        this.#protocol('a second ready frame');
+        return;
+      case 'log':
+        this.#onLog(frame.text);
+        return;
+      case 'call':
+        this.#onCall(frame, bytes);
+        return;
+      case 'done':
+        if (!frame.ok) {
+          this.#settle({ error: { code: frame.error.code, message: frame.error.message } });
+          return;
+        }
+        this.#onValue(frame.value);
+        return;
+    }
+  }
+
+  #onLog(text: string): void {
+    // Each line also costs its newline, so a flood of empty lines is bounded too.
+    const bytes = Buffer.byteLength(text, 'utf8') + 1;
+    if (this.#outputBytes + bytes > this.#input.limits.maxOutputBytes) {
+      this.#settle({ error: outputLimitError(this.#input.limits.maxOutputBytes) });
+      return;
+    }
+    this.#outputBytes += bytes;
+    this.#logs.push(text);
+  }
+
+  #onValue(value: JsonValue | undefined): void {
+    if (value === undefined) {
+      this.#settle({});
+      return;
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+    if (this.#outputBytes + bytes > this.#input.limits.maxOutputBytes) {
+      this.#settle({ error: outputLimitError(this.#input.limits.maxOutputBytes) });
+      return;
+    }
+    this.#settle({ value });
+  }
+
+  #onCall(frame: CallFrame, bytes: number): void {
+    const { limits, spec } = this.#input;
+    if (frame.id !== this.#lastCallId + 1) {
+      this.#protocol(frame.id <= this.#lastCallId ? `duplicate call id ${frame.id}` : `unknown call id ${frame.id} (expected ${this.#lastCallId + 1})`);
+      return;
+    }
+    this.#lastCallId = frame.id;
+    const fn = lookupBinding(spec, frame.global, frame.member);
+    if (fn === undefined) {
+      this.#protocol(`a call to an unknown binding ${frame.global}[${JSON.stringify(frame.member)}]`);
+      return;
+    }
+    if (this.#pending.size + 1 > limits.maxPendingCalls) {
+      this.#protocol(`more than ${limits.maxPendingCalls} binding calls in flight`);
+      return;
+    }
+    if (this.#pendingArgsBytes + bytes > limits.maxPendingArgsBytes && this.#pending.size > 0) {
+      this.#protocol(`more than ${limits.maxPendingArgsBytes} bytes of binding arguments in flight`);
+      return;
+    }
+    this.#pending.set(frame.id, bytes);
+    this.#pendingArgsBytes += bytes;
+    const signal = this.#calls.signal;
+    let outcome: Promise<JsonValue | undefined>;
+    try {
+      outcome = Promise.resolve(fn(frame.args, { signal }));
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    outcome.then(
+      (value) => this.#reply(frame, value),
+      (error: unknown) => this.#replyError(frame, error),
+    );
+  }
+
+  #reply(frame: CallFrame, value: unknown): void {
+    if (!this.#finishCall(frame.id)) return;
+    if (value === undefined) {
+      this.#sendResult({ type: 'result', id: frame.id, ok: true });
+      return;
+    }
+    const check = checkJson(value);
+    if (!check.ok) {
+      this.#sendError(frame.id, `${frame.global}.${frame.member} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
+      return;
+    }
+    this.#sendResult({ type: 'result', id: frame.id, ok: true, value: value as JsonValue });
+  }
+
+  #replyError(frame: CallFrame, error: unknown): void {
+    if (!this.#finishCall(frame.id)) return;
+    const message = error instanceof Error ? error.message : String(error);
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    this.#sendError(frame.id, message, typeof code === 'string' ? code : undefined);
+  }
+
+  #finishCall(id: number): boolean {
+    if (this.#settled) return false;
+    const bytes = this.#pending.get(id);
+    if (bytes === undefined) return false;
+    this.#pending.delete(id);
+    this.#pendingArgsBytes -= bytes;
+    return true;
+  }
+
+  #sendError(id: number, message: string, code?: string): void {
+    this.#sendResult({ type: 'result', id, ok: false, error: { message, ...(code === undefined ? {} : { code }) } });
+  }
+
+  #sendResult(frame: ResultFrame): void {
+    const bytes = Buffer.byteLength(JSON.stringify(frame), 'utf8') + 1;
+    if (bytes > this.#input.limits.maxFrameBytes) {
+      this.#sendError(frame.id, `the result is ${bytes} bytes, more than the ${this.#input.limits.maxFrameBytes}-byte channel limit; ask for less (a range, a filter)`);
+      return;
+    }
+    this.#input.child.send(frame);
+  }
+
+  #onChildExit(exit: ChildExit): void {
+    if (this.#settled) return;
+    this.#settle({ error: exitError(exit, this.#input.limits.memoryMb) });
+  }
+
+  #protocol(reason: string): void {
+    this.#settle({ error: { code: 'PROTOCOL', message: `the program broke the control channel protocol: ${reason}` } });
+  }
+
+  #settle(outcome: { value?: JsonValue; error?: ErrorInfo }): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
+    if (this.#watchdog !== undefined) clearInterval(this.#watchdog);
+    if (this.#onAbort !== undefined) this.#input.spec.signal?.removeEventListener('abort', this.#onAbort);
+    if (this.#onClose !== undefined) this.#input.closeSignal.removeEventListener('abort', this.#onClose);
+    this.#calls.abort();
+    const result: RunResult = {
+      ...(outcome.value === undefined || outcome.error !== undefined ? {} : { value: outcome.value }),
+      logs: this.#logs,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      sandbox: this.#input.sandbox,
+    };
+    // Without a pid namespace, catch descendants started since the last watchdog tick before the kill.
+    if (this.#input.trackDescendants) this.#input.child.trackDescendants();
+    void this.#input.child.dispose().then(() => this.#resolve(result));
+  }
+}
+
+/** The binding function for `global[member]`, own members only (a null-prototype table from resolve). */
+function lookupBinding(spec: ResolvedRunSpec, global: string, member: string): BindingFunction | undefined {
+  const binding = spec.bindings.find((candidate) => candidate.global === global);
+  if (binding === undefined || !Object.prototype.hasOwnProperty.call(binding.functions, member)) return undefined;
+  const fn: unknown = binding.functions[member];
+  return typeof fn === 'function' ? (fn as BindingFunction) : undefined;
+}
+
+function exitError(exit: ChildExit, memoryMb: number): ErrorInfo {
+  const outOfHeap = /heap out of memory|Reached heap limit|allocation failed/i.test(exit.stderr);
+  if (outOfHeap) {
+    return {
+      code: 'MEMORY_LIMIT',
+      message: `the program ran out of heap memory (limit ${memoryMb} MiB); process the data in smaller pieces`,
+    };
+  }
+  // V8's fatal out-of-memory path aborts; bwrap reports a child killed by SIGABRT as exit code 134.
+  if (exit.code === 134 || exit.signal === 'SIGABRT') {
+    return {
+      code: 'MEMORY_LIMIT',
+      message: `the program's process aborted (${describeExit(exit.code, exit.signal)}), most likely out of memory (heap limit ${memoryMb} MiB)`,
+    };
+  }
+  const tail = exit.stderr.trim().split('\n').slice(-3).join(' | ').slice(-400);
+  return {
+    code: 'EXCEPTION',
+    message: `the program's process ended before the program returned (${describeExit(exit.code, exit.signal)})${tail === '' ? '' : `: ${tail}`}`,
+  };
+}
+
+function timeoutError(timeoutMs: number): ErrorInfo {
+  return {
+    code: 'TIMEOUT',
+    message: `the program did not finish within ${timeoutMs} ms (the deadline includes awaited binding calls); do less per program or allow more time`,
+  };
+}
+
+function abortedError(): ErrorInfo {
+  return { code: 'ABORTED', message: 'the run was aborted' };
+}
+
+function outputLimitError(maxOutputBytes: number): ErrorInfo {
+  const code: ErrorCode = 'OUTPUT_LIMIT';
+  return {
+    code,
+    message:
+      `the program's output exceeded ${maxOutputBytes} bytes (logs plus the returned value); ` +
+      'log less (counts, the first items, a summary) and return only what is needed',
+  };
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / (1024 * 1024));
+}

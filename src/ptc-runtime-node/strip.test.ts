@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { stripProgram } from './strip.js';
+
+function failure(program: string): string {
+  const result = stripProgram(program);
+  if (result.ok) throw new Error(`expected STRIP_FAILED for ${program}`);
+  return result.message;
+}
+
+describe('stripProgram', () => {
+  it('erases types in place: every line and column of the program keeps its position', () => {
+    const program = 'interface P { x: number }\nconst p: P = { x: 1 };\nconst q = p as unknown as P;  return q.x;';
+    const result = stripProgram(program);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const body = result.code.split('\n').slice(1, -1);
+    expect(body).toHaveLength(3);
+    const original = program.split('\n');
+    body.forEach((line, index) => expect(line.length).toBe(original[index]?.length));
+    expect(body[2]?.indexOf('return q.x')).toBe(original[2]?.indexOf('return q.x'));
+  });
+
+  it('allows top-level await and return (the program is an async function body)', () => {
+    expect(stripProgram('const r = await Promise.resolve(1);\nreturn r;').ok).toBe(true);
+  });
+
+  it('blanks declare-only namespaces and generic calls', () => {
+    expect(stripProgram('declare namespace Q { const x: number }\nfunction f<T>(x: T): T { return x }\nreturn f<number>(1)').ok).toBe(true);
+  });
+
+  it.each([
+    ['enum', 'const a = 1;\n  enum Color { Red }', 'program.ts:2:3', 'use a const object instead of enum'],
+    ['namespace', 'namespace N { export const x = 1 }', 'program.ts:1:1', 'use a plain object or module-level functions'],
+    ['parameter property', 'class A {\n  constructor(private x: number) {}\n}', 'program.ts:2:23', 'declare the field and assign it in the constructor'],
+    ['angle-bracket cast', 'const x: unknown = 1;\nconst y = <number>x;', 'program.ts:2:11', 'use `x as T`'],
+  ])('rejects %s with its position and the fix', (_name, program, at, fix) => {
+    const message = failure(program);
+    expect(message.startsWith(`${at}:`)).toBe(true);
+    expect(message).toContain(fix);
+  });
+
+  it('reports invalid syntax with line:column', () => {
+    expect(failure('const a = 1;\nconst = 2;')).toMatch(/^program\.ts:2:7: invalid syntax/);
+  });
+
+  it('reports errors only V8 finds (duplicate declarations) with line:column', () => {
+    expect(failure('let x = 1;\n  let x = 2;')).toMatch(/^program\.ts:2:7: invalid syntax: SyntaxError: Identifier 'x' has already been declared/);
+  });
+
+  it('points at the end of the program for an unclosed block', () => {
+    expect(failure('if (true) {\n  return 1;')).toMatch(/^program\.ts:2:12 \(end of program\)/);
+  });
+
+  it('tells a module-style program what to use instead of import', () => {
+    expect(failure('import fs from "node:fs";\nreturn 1;')).toContain('await import("name")');
+  });
+});

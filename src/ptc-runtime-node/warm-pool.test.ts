@@ -1,0 +1,146 @@
+import { describe, expect, it, vi } from 'vitest';
+import { WarmPool, type PoolChild } from './warm-pool.js';
+
+class FakeChild implements PoolChild {
+  readonly ready: Promise<void>;
+  started = false;
+  disposed = false;
+  exited = false;
+  #settle!: { resolve: () => void; reject: (error: Error) => void };
+
+  constructor() {
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+    });
+    this.ready.catch(() => undefined);
+  }
+  start(): void {
+    this.started = true;
+    this.#settle.resolve();
+  }
+  fail(): void {
+    this.#settle.reject(new Error('no'));
+  }
+  get usable(): boolean {
+    return this.started && this.viable;
+  }
+  get viable(): boolean {
+    return !this.disposed && !this.exited;
+  }
+  dispose(): Promise<void> {
+    this.disposed = true;
+    return Promise.resolve();
+  }
+}
+
+function factory() {
+  const made: FakeChild[] = [];
+  return { made, start: () => { const child = new FakeChild(); made.push(child); return child; } };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('WarmPool', () => {
+  it('fills to size and hands out ready children first', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
+    const { made, start } = factory();
+    pool.fill('a', start);
+    expect(made).toHaveLength(2);
+    made[1]?.start();
+    await tick();
+    expect(pool.take('a', start)).toBe(made[1]);
+    expect(pool.take('a', start)).toBe(made[0]);
+    await pool.close();
+  });
+
+  it('leaves refilling to the caller while a child is left, and refills at once when none is', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
+    const { made, start } = factory();
+    pool.fill('a', start);
+    pool.take('a', start);
+    await tick();
+    expect(made).toHaveLength(2);
+    pool.take('a', start);
+    await tick();
+    expect(made).toHaveLength(4);
+    pool.fill('a', start);
+    expect(made).toHaveLength(4);
+    await pool.close();
+  });
+
+  it('primes a policy with one child only when none is warm', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
+    const { made, start } = factory();
+    pool.prime('a', start);
+    expect(made).toHaveLength(2);
+    pool.take('a', start);
+    pool.prime('a', start);
+    expect(made).toHaveLength(2);
+    await pool.close();
+  });
+
+  it('returns undefined when nothing is warm for the policy, and keys by policy', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 4 });
+    const { made, start } = factory();
+    pool.fill('a', start);
+    expect(pool.take('b', start)).toBeUndefined();
+    await tick();
+    expect(made).toHaveLength(2);
+    expect(pool.take('a', start)).toBe(made[0]);
+    await pool.close();
+  });
+
+  it('drops a child that fails to start and disposes exited ones on the next fill', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 4 });
+    const { made, start } = factory();
+    pool.fill('a', start);
+    made[0]?.fail();
+    await tick();
+    expect(made[0]?.disposed).toBe(true);
+    pool.fill('a', start);
+    expect(made).toHaveLength(2);
+    (made[1] as FakeChild).exited = true;
+    pool.fill('a', start);
+    expect(made[1]?.disposed).toBe(true);
+    expect(made).toHaveLength(3);
+    await pool.close();
+  });
+
+  it('ends a child left idle past idleMs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 1_000, maxPolicies: 4 });
+      const { made, start } = factory();
+      pool.fill('a', start);
+      made[0]?.start();
+      await made[0]?.ready;
+      vi.advanceTimersByTime(999);
+      expect(made[0]?.disposed).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(made[0]?.disposed).toBe(true);
+      await pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('evicts the least recently used policy beyond maxPolicies', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 2 });
+    const { made, start } = factory();
+    pool.fill('a', start);
+    pool.fill('b', start);
+    pool.fill('a', start);
+    pool.fill('c', start);
+    expect(made.map((child) => child.disposed)).toEqual([false, true, false]);
+    await pool.close();
+    expect(made.every((child) => child.disposed)).toBe(true);
+  });
+
+  it('never hands out children after close', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 2 });
+    const { start } = factory();
+    pool.fill('a', start);
+    await pool.close();
+    expect(pool.take('a', start)).toBeUndefined();
+  });
+});

@@ -1,0 +1,241 @@
+// The run_code transport and its dispatch bridge: a program's `await tools.x(args)` becomes a real
+// call through the registry pipeline (parent = the run_code call, id `<parent>:ptc:<n>`), scheduled
+// by the run's dispatch pool, observable as tool/ptc-dispatch events, and stopped completely when the
+// program settles.
+
+import type { Context } from '../context/context.js';
+import { AbortedError, HarnessError, type ErrorCode, type ErrorInfo } from '../errors.js';
+import { checkJson, renderJson, type JsonValue } from '../json.js';
+import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult } from '../ptc-runtime/types.js';
+import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
+import { defineTool, type DeferredContext, type ToolCallRef, type ToolDefinition } from '../tools/types.js';
+import { DEFAULT_MAX_PARALLEL_SUB_CALLS, DispatchPool } from './dispatch-pool.js';
+
+/** Fields shared by both dispatch events. */
+export interface PtcDispatchStart {
+  readonly parentId: string;
+  readonly id: string;
+  readonly tool: string;
+  readonly args: JsonValue;
+}
+
+export interface PtcDispatchSettle extends PtcDispatchStart {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+/** The raw outcome of one program, for log-only consumers (`ptc exec --json`, session logs). */
+export interface PtcRunEvent {
+  /** The run_code call id. */
+  readonly id: string;
+  readonly result: RunResult;
+}
+
+declare module '../context/context.js' {
+  interface Services {
+    /** The code runtime PTC mode runs programs in (the seam of src/ptc-runtime). */
+    ptcRuntime: PtcRuntime;
+  }
+  interface Events {
+    /** A program finished (value or failure) and every sub-call has settled. Log-only. */
+    'tool/ptc-run'(event: PtcRunEvent): void;
+    /** A program's sub-call entered the dispatch pool. Log-only: never model history. */
+    'tool/ptc-dispatch-start'(event: PtcDispatchStart): void;
+    /** A program's sub-call settled (or was abandoned), with its full rendered content. Log-only. */
+    'tool/ptc-dispatch'(event: PtcDispatchSettle): void;
+  }
+}
+
+/** The canonical value of a successful run_code call. */
+export type RunCodeValue = { logs: string[]; result?: JsonValue };
+
+export interface RunCodeArgs {
+  readonly code: string;
+  readonly description: string;
+  readonly timeoutMs?: number;
+}
+
+export interface RunCodeToolOptions {
+  readonly runtime: PtcRuntime;
+  /** The workspace programs run in. */
+  readonly cwd: string;
+  /** Widening of the runtime's default policy for every program. */
+  readonly policy?: PolicyWidening;
+  /** Overlap bound for concurrency-safe sub-calls (default 10; 1 = serial). */
+  readonly maxParallelSubCalls?: number;
+}
+
+export const RUN_CODE_DESCRIPTION =
+  'Run a TypeScript program that calls the tools of this session. Arguments: `code` (required) — the ' +
+  'BODY of an async function, using `await tools.<name>(args)` as declared in the SDK of the system ' +
+  'prompt; `description` (required) — a short label of what the program does. Only what the program ' +
+  'returns or logs with console.log comes back to you; each run starts with fresh state.';
+
+/** Builds the run_code definition for a runtime; install it with `ctx.tools.provideTransport(...)`. */
+export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<RunCodeArgs, RunCodeValue> {
+  const { runtime } = options;
+  const maxParallel = options.maxParallelSubCalls ?? DEFAULT_MAX_PARALLEL_SUB_CALLS;
+  return defineTool<RunCodeArgs, RunCodeValue>({
+    name: RUN_CODE_TOOL_NAME,
+    description: RUN_CODE_DESCRIPTION,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', description: 'The program: the body of an async TypeScript function.' },
+        description: { type: 'string', description: 'A short label of what the program does (for logs and UIs).' },
+        timeoutMs: {
+          type: 'integer',
+          minimum: runtime.timeout.minMs,
+          maximum: runtime.timeout.maxMs,
+          description: `Deadline in ms including awaited tool calls (default ${runtime.timeout.defaultMs}).`,
+        },
+      },
+      required: ['code', 'description'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { logs: { type: 'array', items: { type: 'string' } }, result: {} },
+      required: ['logs'],
+    },
+    async execute(args, exec) {
+      const scope = exec.scope;
+      const tools = scope?.get('tools');
+      if (!scope || !tools) throw new HarnessError('RUNTIME_UNAVAILABLE', 'run_code must be executed through the tool registry.');
+      const bridge = new Bridge(tools, scope, { id: exec.callId, name: RUN_CODE_TOOL_NAME }, maxParallel, exec.signal);
+      let result: RunResult;
+      try {
+        const spec = await runtime.resolve({
+          program: args.code,
+          bindings: [
+            { global: 'tools', functions: bridge.functions(), errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } },
+          ],
+          cwd: options.cwd,
+          ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
+          signal: bridge.signal,
+          ...(options.policy ? { policy: options.policy } : {}),
+        });
+        result = await runtime.run(spec);
+      } finally {
+        await bridge.settle();
+        for (const entry of bridge.deferredContexts()) exec.deferContext(entry);
+      }
+      scope.emit('tool/ptc-run', Object.freeze({ id: exec.callId, result }));
+      if (result.error) throw new ProgramFailedError(result.error, result.logs);
+      return { logs: [...result.logs], ...(result.value !== undefined ? { result: result.value } : {}) };
+    },
+    renderContent: (value) => renderRunCodeValue(value),
+  });
+}
+
+/** Logs first, then the result: strings raw, anything else pretty JSON. */
+export function renderRunCodeValue(value: RunCodeValue): string {
+  const parts = [...value.logs];
+  if (value.result !== undefined) parts.push(renderJson(value.result));
+  return parts.length > 0 ? parts.join('\n') : '(the program returned nothing and logged nothing)';
+}
+
+/** A failed program: its stable code, message, and the logs captured before the failure. */
+export class ProgramFailedError extends HarnessError {
+  readonly logs: readonly string[];
+
+  constructor(error: ErrorInfo, logs: readonly string[]) {
+    const tail = logs.length > 0 ? `\nLogs before the failure:\n${logs.join('\n')}` : '';
+    super(error.code, `${error.message}${tail}`);
+    this.name = 'ProgramFailedError';
+    this.logs = logs;
+  }
+}
+
+/** The host side of one program run. */
+class Bridge {
+  private readonly controller = new AbortController();
+  private readonly pool: DispatchPool;
+  private readonly contexts: (readonly DeferredContext[] | undefined)[] = [];
+  private readonly pending = new Map<string, PtcDispatchStart>();
+  private submitted = 0;
+  private settled = false;
+
+  constructor(
+    private readonly tools: ToolRuntime,
+    private readonly scope: Context,
+    private readonly parent: ToolCallRef,
+    maxParallel: number,
+    outer: AbortSignal,
+  ) {
+    this.pool = new DispatchPool(maxParallel);
+    if (outer.aborted) this.controller.abort(outer.reason);
+    else outer.addEventListener('abort', () => this.controller.abort(outer.reason), { once: true });
+  }
+
+  /** Follows the outer signal; aborted when the run settles. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** One binding per visible tool of the scope (never run_code: schemas() excludes the transport). */
+  functions(): Record<string, BindingFunction> {
+    const out: Record<string, BindingFunction> = Object.create(null) as Record<string, BindingFunction>;
+    for (const schema of this.tools.schemas(this.scope)) out[schema.name] = (args, ctx) => this.call(schema.name, args, ctx.signal);
+    return out;
+  }
+
+  /** Stops everything: no call starts, running calls are aborted and awaited, every pair is closed. */
+  async settle(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    this.controller.abort(new AbortedError('The program run settled.'));
+    await this.pool.settle();
+    for (const start of [...this.pending.values()]) {
+      this.finish(start, 'Error [ABORTED]: Abandoned: the program run settled before this call started.', true);
+    }
+  }
+
+  /** Deferred contexts of every sub-call, in dispatch (submission) order. */
+  deferredContexts(): DeferredContext[] {
+    return this.contexts.flatMap((entries) => entries ?? []);
+  }
+
+  private async call(tool: string, args: JsonValue, bindingSignal: AbortSignal): Promise<JsonValue | undefined> {
+    if (this.settled) throw new AbortedError('The program run has settled; no new calls start.');
+    const index = this.submitted++;
+    const id = `${this.parent.id}:ptc:${index + 1}`;
+    const json = checkJson(args);
+    if (!json.ok) {
+      throw new HarnessError('INVALID_ARGS', `Invalid arguments for tool "${tool}": ${json.path || '(root)'} holds a ${json.reason}. Pass plain JSON values.`);
+    }
+    const start: PtcDispatchStart = Object.freeze({ parentId: this.parent.id, id, tool, args });
+    this.pending.set(id, start);
+    this.scope.emit('tool/ptc-dispatch-start', start);
+    const mode = this.tools.executionMode(tool, { scope: this.scope, parent: this.parent });
+    try {
+      const result = await this.pool.submit(mode, (poolSignal) =>
+        this.tools.execute(tool, args, {
+          signal: AbortSignal.any([poolSignal, bindingSignal, this.controller.signal]),
+          parent: this.parent,
+          scope: this.scope,
+          id,
+        }),
+      );
+      this.contexts[index] = result.deferredContexts;
+      this.finish(start, result.content, result.isError);
+      if (result.isError) {
+        const error = result.error ?? { code: 'TOOL_FAILED' as ErrorCode, message: result.content };
+        throw new HarnessError(error.code, error.message);
+      }
+      return result.value;
+    } catch (error) {
+      if (this.pending.has(id)) {
+        // Abandoned before it started: the settle event still closes the pair.
+        const info = error instanceof HarnessError ? error.toInfo() : { code: 'ABORTED' as const, message: String(error) };
+        this.finish(start, `Error [${info.code}]: ${info.message}`, true);
+      }
+      throw error;
+    }
+  }
+
+  private finish(start: PtcDispatchStart, content: string, isError: boolean): void {
+    if (!this.pending.delete(start.id)) return;
+    this.scope.emit('tool/ptc-dispatch', Object.freeze({ ...start, content, isError }));
+  }
+}
