@@ -214,4 +214,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// A closed pipe on stdout (`ptc exec ... | head`) is the reader's choice, not our failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 process.exitCode = await main(process.argv.slice(2));

@@ -1,11 +1,12 @@
 // The real `ptc` binary as a user runs it (dist/, built by the global setup like `npm ci` does).
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-server.js';
 import { compileTs } from '../helpers/compile-ts.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -88,5 +89,205 @@ describe('usage errors exit 2 with a message, never a stack trace', () => {
     const { code, stdout } = ptc(['--help']);
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: ptc');
+  });
+});
+
+describe('ptc exec', () => {
+  const examples = path.join(root, 'examples');
+
+  function exampleWorkspace(): string {
+    const dir = fs.mkdtempSync(path.join(workspace, 'ex-'));
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'README.md'), '# Demo\n');
+    fs.writeFileSync(path.join(dir, 'src/a.ts'), 'export const a = 1; // TODO: rename\n// FIXME later\n');
+    fs.writeFileSync(path.join(dir, 'src/b.js'), 'module.exports = 2;\n');
+    return dir;
+  }
+
+  interface ExecJson {
+    ok: boolean;
+    value?: unknown;
+    logs: string[];
+    error: { code: string; message: string } | null;
+    dispatches: { id: string; tool: string; args: unknown; isError: boolean; content: string }[];
+    sandbox: { backend: string; enforced: { fs: string; network: string; process: string } };
+  }
+
+  it.each(fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.ts')))(
+    'examples/%s runs and --json matches CONTRACT §3',
+    (example) => {
+      const cwd = exampleWorkspace();
+      const { code, stdout, stderr } = ptc(['exec', path.join(examples, example), '--json', '--cwd', cwd]);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const result = JSON.parse(stdout) as ExecJson;
+      expect(Object.keys(result).sort()).toEqual(['dispatches', 'error', 'logs', 'ok', 'sandbox', 'value']);
+      expect(result.ok).toBe(true);
+      expect(result.error).toBeNull();
+      expect(result.dispatches.length).toBeGreaterThan(0);
+      for (const d of result.dispatches) {
+        expect(d.id).toMatch(/^exec:ptc:\d+$/);
+        expect(Object.keys(d).sort()).toEqual(['args', 'content', 'id', 'isError', 'tool']);
+      }
+      const numbers = result.dispatches.map((d) => Number(d.id.split(':')[2])).sort((a, b) => a - b);
+      expect(numbers).toEqual(numbers.map((_n, i) => i + 1));
+      expect(['bwrap', 'node-permission', 'none']).toContain(result.sandbox.backend);
+    },
+  );
+
+  it('find-todos finds the TODO and FIXME lines and prints the summary', () => {
+    const cwd = exampleWorkspace();
+    const { code, stdout } = ptc(['exec', path.join(examples, 'find-todos.ts'), '--cwd', cwd]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('2 TODO/FIXME lines in 1 files');
+    expect(stdout).toContain('"path": "src/a.ts"');
+  });
+
+  it('reads the program from stdin with -', () => {
+    const { code, stdout } = ptc(['exec', '-', '--json'], { input: 'console.log("hi"); return 40 + 2;' });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true, value: 42, logs: ['hi'], dispatches: [] });
+  });
+
+  it('a failing program exits 1 with its code, the logs before it, and ok: false in JSON', () => {
+    const program = 'console.log("before");\nthrow new TypeError("nope");';
+    const human = ptc(['exec', '-'], { input: program });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toBe('before\n');
+    expect(human.stderr).toMatch(/^ptc: EXCEPTION: TypeError: nope \(program\.ts:2:\d+\)/);
+    expectNoStack(human.stderr);
+    const json = ptc(['exec', '-', '--json'], { input: program });
+    expect(json.code).toBe(1);
+    const result = JSON.parse(json.stdout) as ExecJson;
+    expect(result).toMatchObject({ ok: false, logs: ['before'], error: { code: 'EXCEPTION' } });
+    expect(result.error!.message).not.toContain('Logs before the failure');
+  });
+
+  it('a TypeScript enum is STRIP_FAILED with the fix in words', () => {
+    const { code, stderr } = ptc(['exec', '-'], { input: 'enum Color { Red }\nreturn Color.Red;' });
+    expect(code).toBe(1);
+    expect(stderr).toContain('STRIP_FAILED');
+    expect(stderr).toContain('const object');
+  });
+
+  it('--timeout ends a runaway program with TIMEOUT', () => {
+    const { code, stdout } = ptc(['exec', '-', '--json', '--timeout', '300'], { input: 'while (true) {}' });
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+  });
+
+  it('a missing program file is a usage error (exit 2)', () => {
+    const { code, stderr } = ptc(['exec', path.join(workspace, 'missing.ts')]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('does not exist');
+    expectNoStack(stderr);
+  });
+
+  it('an unknown preset is a usage error naming the presets', () => {
+    const { code, stderr } = ptc(['exec', '-', '--preset', 'turbo'], { input: 'return 1;' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('ptc, standard');
+  });
+
+  it('--max-parallel must be a positive integer', () => {
+    const { code, stderr } = ptc(['exec', '-', '--max-parallel', '0'], { input: 'return 1;' });
+    expect(code).toBe(2);
+    expectNoStack(stderr);
+  });
+});
+
+describe('ptc run and ptc sessions against a scripted model server', () => {
+  /** Runs the CLI without blocking this process's event loop (the model server lives here). */
+  function ptcAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [bin, ...args], {
+        cwd: workspace,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace, ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  it('runs a ptc session, streams the answer, and the log can be listed and rebuilt', async () => {
+    const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
+    fs.writeFileSync(path.join(workspace, 'note.txt'), 'remember the milk\n');
+    const server = await startScriptedOpenAIServer([
+      reply.toolCalls([
+        {
+          id: 'rc',
+          name: 'run_code',
+          args: { code: "return (await tools.read({ path: 'note.txt' })).content.trim();", description: 'read the note' },
+        },
+      ]),
+      reply.text('The note says: remember the milk.'),
+    ]);
+    try {
+      const run = await ptcAsync(['run', 'What does note.txt say?', '--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessions]);
+      expect(run.stderr).toMatch(/session \S+ \(/);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('The note says: remember the milk.\n');
+
+      const json = await ptcAsync(['sessions', 'list', '--session-dir', sessions]);
+      expect(json.code).toBe(0);
+      expect(json.stdout).toContain('ptc');
+      expect(json.stdout).toContain('completed');
+
+      const id = fs.readdirSync(sessions)[0]!.replace(/\.jsonl$/, '');
+      const request = await ptcAsync(['sessions', 'show', id, '--request', '2', '--session-dir', sessions]);
+      expect(request.code).toBe(0);
+      const rebuilt = JSON.parse(request.stdout) as { tools: string[]; messages: { role: string }[] };
+      expect(rebuilt.tools).toEqual(['run_code']);
+      expect(rebuilt.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+      expect(JSON.stringify(rebuilt.messages)).toContain('remember the milk');
+
+      const missing = await ptcAsync(['sessions', 'show', 'nope', '--session-dir', sessions]);
+      expect(missing.code).toBe(2);
+      expectNoStack(missing.stderr);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--json prints the summary object', async () => {
+    const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
+    const server = await startScriptedOpenAIServer([reply.text('Hello.')]);
+    try {
+      const run = await ptcAsync(['run', 'Say hello', '--json', '--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessions]);
+      expect(run.code).toBe(0);
+      const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(summary).toMatchObject({ text: 'Hello.', steps: 1 });
+      expect(Object.keys(summary)).toEqual(expect.arrayContaining(['sessionId', 'sessionFile', 'text', 'steps', 'usage']));
+      expect(fs.existsSync(summary.sessionFile as string)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a missing API key exits 2 naming the variable and the alternatives', async () => {
+    const run = await ptcAsync(['run', 'hi', '--model', 'deepseek:deepseek-chat']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('DEEPSEEK_API_KEY');
+    expect(run.stderr).toContain('--base-url');
+    expectNoStack(run.stderr);
+  });
+
+  it('a 401 from the provider exits 1 with a clear message and a closed log', async () => {
+    const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
+    const server = await startScriptedOpenAIServer([reply.error(401)]);
+    try {
+      const run = await ptcAsync(['run', 'hi', '--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessions]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('401');
+      expectNoStack(run.stderr);
+      const file = path.join(sessions, fs.readdirSync(sessions)[0]!);
+      const last = JSON.parse(fs.readFileSync(file, 'utf8').trim().split('\n').at(-1)!) as { type: string; reason: string };
+      expect(last).toMatchObject({ type: 'session/end', reason: 'error' });
+    } finally {
+      await server.close();
+    }
   });
 });
