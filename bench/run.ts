@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/index.js';
+import { ptcRows } from './ptc.js';
 
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 30);
 const ROUND_TRIPS = Number(process.env['BENCH_ROUND_TRIPS'] ?? 5_000);
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
             `V8 heap in use ${memory.heapBefore.toFixed(1)} → ${memory.heapAfter.toFixed(1)} MB)`,
           '',
         ]);
+        rows.push(...(await ptcRows(warm, workspace, ROUND_TRIPS)));
       }
     } finally {
       await cold.close();
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
       `Node ${process.version}, ${process.platform}, load average ${loadAtStart.toFixed(2)} at start; medians of ${SAMPLES} samples ` +
       `(round trips: median of 3 programs of ${ROUND_TRIPS.toLocaleString('en-US')} calls).`,
     '',
-    '| measurement | median | ratio to `node -e 0` |',
+    '| measurement | median | ratio (to `node -e 0` unless stated) |',
     '|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');

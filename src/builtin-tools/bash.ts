@@ -302,7 +302,11 @@ class BoundedOutput {
   private tail: Buffer = Buffer.alloc(0);
   private omitted = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  private readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
   get truncated(): boolean {
     return this.omitted > 0;

@@ -155,10 +155,13 @@ class DocumentRenderer {
   private refCount = 0;
   private rootReferenced = false;
 
-  constructor(
-    private readonly root: unknown,
-    private readonly options: SchemaTypeOptions,
-  ) {}
+  private readonly root: unknown;
+  private readonly options: SchemaTypeOptions;
+
+  constructor(root: unknown, options: SchemaTypeOptions) {
+    this.root = root;
+    this.options = options;
+  }
 
   renderDocument(): Omit<RenderedSchemaType, 'description'> {
     const type = this.render(this.root, ROOT_NODE, 0).text;

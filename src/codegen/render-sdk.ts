@@ -17,6 +17,8 @@ const TOOL_CALL_ERROR_DECLARATION = [
   'declare class ToolCallError extends Error {',
   '  /** The name of the tool whose call failed. */',
   '  readonly toolName: string;',
+  '  /** The stable error code, e.g. "INVALID_ARGS", "TOOL_FAILED", "PERMISSION_DENIED", "UNKNOWN_TOOL". */',
+  '  readonly code: string;',
   '}',
 ].join('\n');
 

@@ -260,11 +260,14 @@ class Fork {
   private error: unknown = undefined;
   private ctx: Context | undefined;
 
-  constructor(
-    private readonly parent: Context,
-    private readonly plugin: Plugin<unknown>,
-    private readonly config: unknown,
-  ) {
+  private readonly parent: Context;
+  private readonly plugin: Plugin<unknown>;
+  private readonly config: unknown;
+
+  constructor(parent: Context, plugin: Plugin<unknown>, config: unknown) {
+    this.parent = parent;
+    this.plugin = plugin;
+    this.config = config;
     parent.registry.forks.add(this);
     const fork = this;
     this.handle = {

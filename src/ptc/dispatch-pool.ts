@@ -23,10 +23,13 @@ export class DispatchPool {
   private exclusiveRunning = false;
   private settled = false;
 
-  constructor(private readonly maxParallel: number = DEFAULT_MAX_PARALLEL_SUB_CALLS) {
+  private readonly maxParallel: number;
+
+  constructor(maxParallel: number = DEFAULT_MAX_PARALLEL_SUB_CALLS) {
     if (!Number.isInteger(maxParallel) || maxParallel < 1) {
       throw new RangeError(`maxParallel must be a positive integer, got ${maxParallel}`);
     }
+    this.maxParallel = maxParallel;
   }
 
   /** How many calls are running right now. */

@@ -12,6 +12,7 @@ export const SDK_SECTION_ID = 'tools:sdk';
 export const PTC_ONLY_SECTION_ID = 'tools:ptc-only';
 
 const BASH_EXAMPLE_ARGS = { command: 'ls -la' };
+const BASH_EXAMPLE_CODE = "const r = await tools.bash({ command: 'ls -la' });\nreturn r.exitCode === 0 ? r.stdout : r.stderr;";
 
 /** The `tools:sdk` section for a scope; empty in native scopes. */
 export function renderSdkSection(tools: ToolRuntime, scope?: Context): string {
@@ -52,7 +53,7 @@ export function renderSdkInstructions(schemas: readonly ToolSchema[]): string {
   const bash = schemas.find((t) => t.name === 'bash');
   if (bash && compileSchema(bash.inputSchema, 'bash input schema')(BASH_EXAMPLE_ARGS).length === 0) {
     const example = {
-      code: `const r = await tools.bash(${JSON.stringify(BASH_EXAMPLE_ARGS)});\nreturn r;`,
+      code: BASH_EXAMPLE_CODE,
       description: 'List the workspace',
     };
     lines.push('', `Example: a complete \`${RUN_CODE_TOOL_NAME}\` call that wraps bash:`, '', '```json', JSON.stringify(example, null, 2), '```');

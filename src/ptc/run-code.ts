@@ -156,13 +156,14 @@ class Bridge {
   private submitted = 0;
   private settled = false;
 
-  constructor(
-    private readonly tools: ToolRuntime,
-    private readonly scope: Context,
-    private readonly parent: ToolCallRef,
-    maxParallel: number,
-    outer: AbortSignal,
-  ) {
+  private readonly tools: ToolRuntime;
+  private readonly scope: Context;
+  private readonly parent: ToolCallRef;
+
+  constructor(tools: ToolRuntime, scope: Context, parent: ToolCallRef, maxParallel: number, outer: AbortSignal) {
+    this.tools = tools;
+    this.scope = scope;
+    this.parent = parent;
     this.pool = new DispatchPool(maxParallel);
     if (outer.aborted) this.controller.abort(outer.reason);
     else outer.addEventListener('abort', () => this.controller.abort(outer.reason), { once: true });

@@ -115,7 +115,11 @@ class ToolStore {
   transport: Entry | undefined;
   private nextCallNumber = 1;
 
-  constructor(readonly defaultMode: PresentationMode) {}
+  readonly defaultMode: PresentationMode;
+
+  constructor(defaultMode: PresentationMode) {
+    this.defaultMode = defaultMode;
+  }
 
   newCallId(): string {
     return `call_${this.nextCallNumber++}`;

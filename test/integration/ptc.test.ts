@@ -188,11 +188,11 @@ describe('run_code with the real runtime', () => {
         await tools.echo({ wrong: true });
         return 'no error';
       } catch (e) {
-        return { isToolCallError: e instanceof ToolCallError, isError: e instanceof Error, toolName: e.toolName, message: e.message };
+        return { isToolCallError: e instanceof ToolCallError, isError: e instanceof Error, toolName: e.toolName, code: e.code, message: e.message };
       }
     `);
     expect(result.value).toMatchObject({
-      result: { isToolCallError: true, isError: true, toolName: 'echo' },
+      result: { isToolCallError: true, isError: true, toolName: 'echo', code: 'INVALID_ARGS' },
     });
     expect(JSON.stringify(result.value)).toContain('is required but missing');
     expect(s.settles[0]).toMatchObject({ tool: 'echo', isError: true });

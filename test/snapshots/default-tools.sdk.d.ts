@@ -133,6 +133,8 @@ interface ToolOutputMap {
 declare class ToolCallError extends Error {
   /** The name of the tool whose call failed. */
   readonly toolName: string;
+  /** The stable error code, e.g. "INVALID_ARGS", "TOOL_FAILED", "PERMISSION_DENIED", "UNKNOWN_TOOL". */
+  readonly code: string;
 }
 
 declare const tools: {
