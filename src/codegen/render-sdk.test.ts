@@ -95,6 +95,8 @@ describe('renderTypeScriptSdk text', () => {
       declare class ToolCallError extends Error {
         /** The name of the tool whose call failed. */
         readonly toolName: string;
+        /** The stable error code, e.g. "INVALID_ARGS", "TOOL_FAILED", "PERMISSION_DENIED", "UNKNOWN_TOOL". */
+        readonly code: string;
       }
 
       declare const tools: {
@@ -149,6 +151,8 @@ describe('renderTypeScriptSdk text', () => {
       declare class ToolCallError extends Error {
         /** The name of the tool whose call failed. */
         readonly toolName: string;
+        /** The stable error code, e.g. "INVALID_ARGS", "TOOL_FAILED", "PERMISSION_DENIED", "UNKNOWN_TOOL". */
+        readonly code: string;
       }
 
       declare const tools: {};
