@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { waitUntil } from '../../test/helpers/wait-until.js';
+import { startConnectionCounter, type ConnectionCounter } from '../../test/helpers/connection-counter.js';
 
 import { createContext } from '../context/context.js';
 import { MAX_BASH_STREAM_BYTES } from '../limits.js';
@@ -14,15 +16,12 @@ import { ToolRuntime } from '../tools/tool-runtime.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createBashTool, type BashArgs, type BashOutput, type BashToolOptions } from './bash.js';
 
-const WAIT_BOUND_MS = 15_000;
-const POLL_MS = 20;
 
 let root: string;
 let ws: string;
 let outside: string;
-let server: Server;
+let listener: ConnectionCounter;
 let port: number;
-let connections = 0;
 
 beforeAll(async () => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'ptc-bash-')));
@@ -30,18 +29,14 @@ beforeAll(async () => {
   outside = join(root, 'outside');
   mkdirSync(ws);
   mkdirSync(outside);
-  server = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as { port: number }).port;
+  listener = await startConnectionCounter();
+  port = listener.port;
   const probe = await probeSandbox();
   if (probe.bwrapPath === undefined) console.warn(`bwrap is unusable here (${probe.detail}); bwrap cases will fail.`);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await listener.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -70,14 +65,6 @@ function pidsWith(marker: string): number[] {
       }
     })
     .map(Number);
-}
-
-async function waitUntil(what: string, condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + WAIT_BOUND_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting (${WAIT_BOUND_MS} ms) for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
 }
 
 const sleepMarker = (): string => `${1000 + Math.floor(Math.random() * 1000)}.${randomBytes(3).readUIntBE(0, 3)}`;
@@ -165,18 +152,18 @@ describe('bash under bwrap', () => {
   });
 
   it('denies network: a loopback server sees no connection', async () => {
-    const before = connections;
+    const before = listener.connections();
     const value = await bash({ command: `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected` });
     expect(value.exitCode).not.toBe(0);
     expect(value.stdout).toBe('');
-    expect(connections).toBe(before);
+    expect(listener.connections()).toBe(before);
   });
 
   it('allows network when the options say so (control)', async () => {
-    const before = connections;
+    const before = listener.connections();
     const value = await bash({ command: `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected` }, { network: true });
     expect(value.stdout).toBe('connected\n');
-    await waitUntil('the server to count the connection', () => connections === before + 1);
+    await waitUntil('the server to count the connection', () => listener.connections() === before + 1);
   });
 
   it('cannot read /etc/shadow or files outside the policy', async () => {

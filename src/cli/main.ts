@@ -5,6 +5,7 @@
 
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
+import type { SandboxMode } from '../ptc-runtime/types.js';
 import { runRunCommand, runSessionsList, runSessionsShow } from './agent-commands.js';
 import { runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
 
@@ -26,124 +27,98 @@ function positiveInteger(flag: string) {
 const presetOption = () => new Option('--preset <name>', 'tool preset: ptc | standard').default('ptc');
 const cwdOption = () => new Option('--cwd <dir>', 'workspace (default: current directory)');
 
-function buildProgram(print: (out: CommandOutput) => void): Command {
-  const program = new Command('ptc')
-    .description('Programmatic tool calling: the model writes one TypeScript program against a typed SDK of its tools.')
-    .showHelpAfterError('(run `ptc --help` for usage)')
-    .exitOverride();
+/** The flags `exec` and `run` share: the workspace, the program deadline and the sandbox policy. */
+interface PolicyFlags {
+  preset: string;
+  cwd?: string;
+  timeout?: number;
+  sandbox: SandboxMode;
+  allowRead?: string[];
+  allowWrite?: string[];
+  allowNet?: boolean;
+  json?: boolean;
+}
 
-  program
-    .command('exec')
-    .description('run a PTC program body against a preset\'s tools (no model needed)')
-    .argument('<file>', 'file holding the program body, or - for standard input')
+function addPolicyOptions(command: Command): Command {
+  return command
     .addOption(presetOption())
     .addOption(cwdOption())
     .option('--timeout <ms>', 'program deadline in ms (wall time, includes awaited tool calls)', positiveInteger('--timeout'))
     .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
     .option('--allow-read <path>', 'widen the read policy (repeatable)', collect)
     .option('--allow-write <path>', 'widen the write policy (repeatable)', collect)
-    .option('--allow-net', 'allow network from the program and its tools')
+    .option('--allow-net', 'allow network from programs and tools');
+}
+
+function policyFromFlags(o: PolicyFlags) {
+  return {
+    preset: o.preset,
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+    sandbox: o.sandbox,
+    allowRead: o.allowRead ?? [],
+    allowWrite: o.allowWrite ?? [],
+    allowNet: o.allowNet === true,
+    json: o.json === true,
+  };
+}
+
+function buildProgram(print: (out: CommandOutput) => void): Command {
+  const program = new Command('ptc')
+    .description('Programmatic tool calling: the model writes one TypeScript program against a typed SDK of its tools.')
+    .showHelpAfterError('(run `ptc --help` for usage)')
+    .exitOverride();
+
+  addPolicyOptions(
+    program
+      .command('exec')
+      .description("run a PTC program body against a preset's tools (no model needed)")
+      .argument('<file>', 'file holding the program body, or - for standard input'),
+  )
     .option('--max-parallel <n>', 'overlapping concurrency-safe sub-calls (default 10, 1 = serial)', positiveInteger('--max-parallel'))
     .option('--json', 'print one JSON object on stdout and nothing else there')
-    .action(
-      async (
-        file: string,
-        o: {
-          preset: string;
-          cwd?: string;
-          timeout?: number;
-          sandbox: 'required' | 'auto' | 'off';
-          allowRead?: string[];
-          allowWrite?: string[];
-          allowNet?: boolean;
-          maxParallel?: number;
-          json?: boolean;
-        },
-      ) => {
-        print(
-          await runExecCommand({
-            file,
-            preset: o.preset,
-            ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
-            ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
-            sandbox: o.sandbox,
-            allowRead: o.allowRead ?? [],
-            allowWrite: o.allowWrite ?? [],
-            allowNet: o.allowNet === true,
-            ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
-            json: o.json === true,
-            stdin: readStdin,
-          }),
-        );
-      },
-    );
+    .action(async (file: string, o: PolicyFlags & { maxParallel?: number }) => {
+      print(
+        await runExecCommand({
+          file,
+          ...policyFromFlags(o),
+          ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
+          stdin: readStdin,
+        }),
+      );
+    });
 
-  program
-    .command('run')
-    .description('run the agent on a task against a model provider')
-    .argument('<task>', 'what the agent should do')
-    .addOption(new Option('--preset <name>', 'ptc | standard').default('ptc'))
+  addPolicyOptions(program.command('run').description('run the agent on a task against a model provider').argument('<task>', 'what the agent should do'))
     .option('--model <provider:id>', 'e.g. deepseek:deepseek-chat, openai:gpt-4.1, anthropic:claude-sonnet-4-5')
     .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
     .option('--max-steps <n>', 'stop after this many model requests', positiveInteger('--max-steps'))
-    .addOption(cwdOption())
-    .option('--timeout <ms>', 'program deadline in ms', positiveInteger('--timeout'))
-    .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
-    .option('--allow-read <path>', 'widen the read policy (repeatable)', collect)
-    .option('--allow-write <path>', 'widen the write policy (repeatable)', collect)
-    .option('--allow-net', 'allow network from programs and tools')
     .option('--session-dir <dir>', 'where the JSONL session log goes (default ~/.ptc/sessions, env PTC_HOME)')
     .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage}')
-    .action(
-      async (
-        task: string,
-        o: {
-          preset: string;
-          model?: string;
-          baseUrl?: string;
-          maxSteps?: number;
-          cwd?: string;
-          timeout?: number;
-          sandbox: 'required' | 'auto' | 'off';
-          allowRead?: string[];
-          allowWrite?: string[];
-          allowNet?: boolean;
-          sessionDir?: string;
-          json?: boolean;
-        },
-      ) => {
-        const controller = new AbortController();
-        const onSigint = () => controller.abort();
-        process.once('SIGINT', onSigint);
-        process.once('SIGTERM', onSigint);
-        try {
-          print(
-            await runRunCommand({
-              task,
-              preset: o.preset,
-              ...(o.model !== undefined ? { model: o.model } : {}),
-              ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
-              ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
-              ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
-              ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
-              sandbox: o.sandbox,
-              allowRead: o.allowRead ?? [],
-              allowWrite: o.allowWrite ?? [],
-              allowNet: o.allowNet === true,
-              ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
-              json: o.json === true,
-              env: process.env,
-              signal: controller.signal,
-              writeText: (text) => void process.stdout.write(text),
-              ...(process.stderr.isTTY ? { writeProgress: (line: string) => void process.stderr.write(`${line}\n`) } : {}),
-            }),
-          );
-        } finally {
-          process.off('SIGINT', onSigint);
-          process.off('SIGTERM', onSigint);
-        }
-      },
-    );
+    .action(async (task: string, o: PolicyFlags & { model?: string; baseUrl?: string; maxSteps?: number; sessionDir?: string }) => {
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        print(
+          await runRunCommand({
+            task,
+            ...policyFromFlags(o),
+            ...(o.model !== undefined ? { model: o.model } : {}),
+            ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+            ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+            ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
+            env: process.env,
+            signal: controller.signal,
+            writeText: (text) => void process.stdout.write(text),
+            ...(process.stderr.isTTY ? { writeProgress: (line: string) => void process.stderr.write(`${line}\n`) } : {}),
+          }),
+        );
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
 
   const sessions = program.command('sessions').description('read session logs');
   sessions

@@ -13,6 +13,7 @@ import { createHarness, type Harness } from '../../src/harness.js';
 import { resolveModel, SDK_CALL_SETTINGS } from '../../src/llm/index.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { createSessionWriter, readSession } from '../../src/session/index.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 
 let workspace: string;
@@ -165,14 +166,14 @@ describe('ending a session', () => {
     const running = run('ptc', [reply.toolCalls([{ id: 'long', name: 'run_code', args: { code, description: 'hang' } }])], {
       signal: controller.signal,
     });
-    await waitFor(() => fs.existsSync(marker));
+    await waitUntil('the program to start its bash command', () => fs.existsSync(marker));
     controller.abort();
     const { result, events } = await running;
     expect(result.reason).toBe('aborted');
     expect(events.at(-1)).toMatchObject({ type: 'session/end', reason: 'aborted' });
     const results = ofType(events, 'tool/result');
     expect(results[0]).toMatchObject({ id: 'long', isError: true, error: { code: 'ABORTED' } });
-    await waitFor(() => sleepers(before).length === 0);
+    await waitUntil('the sleep process to be gone', () => sleepers(before).length === 0);
     expect(sleepers(before)).toEqual([]);
   });
 });
@@ -215,15 +216,6 @@ describe('reconstruction', () => {
     expect(buildRequest(events, 1).messages).toEqual([{ role: 'user', content: 'Do the thing.' }]);
   });
 });
-
-/** Polls a condition a bounded number of times (for effects in other processes). */
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function listPids(): Set<number> {
   return new Set(fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number));

@@ -5,10 +5,10 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectionCounter, type ConnectionCounter } from '../helpers/connection-counter.js';
 import type { BindingFunction, BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
 
@@ -229,18 +229,13 @@ describe('hostile programs: environment, network, processes', () => {
   });
 
   describe('network', () => {
-    let server: Server;
+    let listener: ConnectionCounter;
     let port = 0;
-    let connections = 0;
     beforeAll(async () => {
-      server = createServer((socket) => {
-        connections++;
-        socket.destroy();
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      port = (server.address() as { port: number }).port;
+      listener = await startConnectionCounter();
+      port = listener.port;
     });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    afterAll(() => listener.close());
 
     confined('cannot reach a loopback server with fetch or a raw socket', async () => {
       const outcome = await attempt({
@@ -252,7 +247,7 @@ describe('hostile programs: environment, network, processes', () => {
         ].join('\n'),
       });
       expectCode(outcome, 'EXCEPTION');
-      expect(connections).toBe(0);
+      expect(listener.connections()).toBe(0);
       await expectHealthy(outcome);
     });
   });

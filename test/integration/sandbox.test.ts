@@ -6,12 +6,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { waitUntil } from '../helpers/wait-until.js';
+import { startConnectionCounter, type ConnectionCounter } from '../helpers/connection-counter.js';
 
 import type { SandboxMode } from '../../src/ptc-runtime/types.js';
 import {
@@ -24,17 +26,14 @@ import {
 } from '../../src/ptc-runtime-node/sandbox/index.js';
 
 /** Bound on every wait for a process or a /proc state; generous for a loaded CI machine. */
-const WAIT_BOUND_MS = 15_000;
-const POLL_MS = 20;
 
 let root: string;
 let ws: string;
 let outsideDir: string;
 let secretFile: string;
 let secret: string;
-let server: Server;
+let listener: ConnectionCounter;
 let port: number;
-let connections = 0;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
@@ -49,18 +48,14 @@ beforeAll(async () => {
   writeFileSync(join(ws, 'inside.txt'), 'inside');
   symlinkSync(secretFile, join(ws, 'link-out'));
   symlinkSync(outsideDir, join(ws, 'link-out-dir'));
-  server = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as { port: number }).port;
+  listener = await startConnectionCounter();
+  port = listener.port;
   const probe = await probeSandbox();
   if (probe.bwrapPath === undefined) console.warn(`bwrap is unusable here (${probe.detail}); bwrap tests will fail.`);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await listener.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -162,14 +157,6 @@ function pidsWhere(match: (argv: string[]) => boolean): number[] {
   return pids;
 }
 
-async function waitUntil(what: string, condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + WAIT_BOUND_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting (${WAIT_BOUND_MS} ms) for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
 const readProbes = (): string => `
   out.plain = tryRead(${JSON.stringify(secretFile)});
   out.dotdot = tryRead(${JSON.stringify(`${ws}/../outside/secret.txt`)});
@@ -264,17 +251,17 @@ describe('bwrap backend', () => {
   });
 
   it('cuts the network: a loopback server of the host sees no connection', async () => {
-    const before = connections;
+    const before = listener.connections();
     const { out } = await run(`out.connect = await tryConnect(${port});`);
     expect(out.connect).toMatch(/^err:/);
-    expect(connections).toBe(before);
+    expect(listener.connections()).toBe(before);
   });
 
   it('shares the network when the policy allows it (control)', async () => {
-    const before = connections;
+    const before = listener.connections();
     const { out } = await run(`out.connect = await tryConnect(${port});`, { network: true });
     expect(out.connect).toBe('ok');
-    await waitUntil('the server to count the connection', () => connections === before + 1);
+    await waitUntil('the server to count the connection', () => listener.connections() === before + 1);
   });
 
   it('cannot see or signal host processes', async () => {
@@ -411,13 +398,13 @@ describe('node-permission backend (bwrap forced unavailable)', () => {
   });
 
   it('does NOT block network or signals to the host (known gaps: network none, process partial)', async () => {
-    const before = connections;
+    const before = listener.connections();
     const { out } = await run(
       `out.connect = await tryConnect(${port});
        try { process.kill(${process.pid}, 0); out.signal = 'ok'; } catch (e) { out.signal = errOf(e); }`,
     );
     expect(out).toEqual({ connect: 'ok', signal: 'ok' });
-    await waitUntil('the server to count the connection', () => connections === before + 1);
+    await waitUntil('the server to count the connection', () => listener.connections() === before + 1);
   });
 
   it('keeps fd 3 usable as a control channel, as a net.Socket and as fs streams', async () => {
