@@ -5,7 +5,6 @@ import { runAgent, type AgentProgress } from '../agent/loop.js';
 import { buildRequest } from '../agent/request.js';
 import { createHarness } from '../harness.js';
 import { resolveModel } from '../llm/index.js';
-import type { SandboxMode } from '../ptc-runtime/types.js';
 import {
   createSessionWriter,
   ensureSessionDir,
@@ -17,20 +16,13 @@ import {
   readSession,
   resolveSessionDir,
 } from '../session/index.js';
-import { checkWorkspace, type CommandOutput } from './commands.js';
+import { checkWorkspace, type CommandOutput, type PolicyOptions } from './commands.js';
 
-export interface RunOptions {
+export interface RunOptions extends PolicyOptions {
   readonly task: string;
-  readonly preset?: string;
   readonly model?: string;
   readonly baseUrl?: string;
   readonly maxSteps?: number;
-  readonly cwd?: string;
-  readonly timeoutMs?: number;
-  readonly sandbox?: SandboxMode;
-  readonly allowRead?: readonly string[];
-  readonly allowWrite?: readonly string[];
-  readonly allowNet?: boolean;
   readonly sessionDir?: string;
   readonly json?: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -52,15 +44,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   });
   const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
   ensureSessionDir(dir);
-  const harness = createHarness({
-    cwd,
-    ...(options.preset !== undefined ? { preset: options.preset } : {}),
-    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    allowRead: options.allowRead ?? [],
-    allowWrite: options.allowWrite ?? [],
-    allowNet: options.allowNet === true,
-  });
+  const harness = createHarness({ ...options, cwd });
   const writer = createSessionWriter({ dir, sessionId: newSessionId() });
   const progress = options.writeProgress;
   try {

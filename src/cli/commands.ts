@@ -8,7 +8,7 @@ import { createHarness, type Harness, type HarnessOptions } from '../harness.js'
 import { renderJson, type JsonValue } from '../json.js';
 import { renderPtcOnlySection, renderSdkInstructions, renderSdkSection } from '../ptc/prompt-sections.js';
 import type { PtcDispatchSettle, PtcRunEvent } from '../ptc/run-code.js';
-import type { SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
+import type { SandboxReport } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 
 export interface CommandOutput {
@@ -57,14 +57,12 @@ export async function runSdkCommand(options: WorkspaceOptions): Promise<CommandO
   });
 }
 
-export interface ExecOptions extends WorkspaceOptions {
+/** The harness settings a CLI command takes from its flags (workspace, preset, deadline, sandbox policy). */
+export type PolicyOptions = Pick<HarnessOptions, 'cwd' | 'preset' | 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet'>;
+
+export interface ExecOptions extends PolicyOptions {
   /** A file holding the program body, or `-` for standard input. */
   readonly file: string;
-  readonly timeoutMs?: number;
-  readonly sandbox?: SandboxMode;
-  readonly allowRead?: readonly string[];
-  readonly allowWrite?: readonly string[];
-  readonly allowNet?: boolean;
   readonly maxParallel?: number;
   readonly json?: boolean;
   /** Program text read from stdin by the caller when `file` is `-`. */
