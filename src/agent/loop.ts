@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { Context } from '../context/context.js';
+import { HarnessError } from '../errors.js';
 import { checkJson, type JsonValue } from '../json.js';
 import { describeModelError, SDK_CALL_SETTINGS, withModelRetry, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
 import { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-pool.js';
@@ -38,6 +39,8 @@ export interface AgentRunOptions {
   readonly sink: EventSink;
   readonly sessionId: string;
   readonly maxSteps?: number;
+  /** Wire tools to put first, in order; names outside the mode's wire tools fail with CONFIG. */
+  readonly toolOrder?: readonly string[];
   /** Overlap bound of concurrency-safe native calls in one step (default 10). */
   readonly maxParallelToolCalls?: number;
   readonly signal?: AbortSignal;
@@ -104,7 +107,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       if (options.signal?.aborted) return await finish('aborted');
       const step = ++steps;
       options.onProgress?.({ kind: 'step', step });
-      const assembly = await assemblePrompt({ scope, step, cwd: options.cwd });
+      const assembly = await assemblePrompt({ scope, step, cwd: options.cwd, ...(options.toolOrder ? { toolOrder: options.toolOrder } : {}) });
       record({
         type: 'llm/request',
         step,
@@ -133,6 +136,11 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     return await finish('max-steps');
   } catch (error) {
     if (options.signal?.aborted) return await finish('aborted');
+    if (error instanceof HarnessError && (error.code === 'CONFIG' || error.code === 'RUNTIME_UNAVAILABLE')) {
+      // A deployment problem, not a model failure: close the log, then let the caller report it.
+      await finish('error', error.message);
+      throw error;
+    }
     const described = describeModelError(error, options.model);
     record({ type: 'llm/error', step: steps, message: described.message, ...(described.status !== undefined ? { status: described.status } : {}) });
     return await finish('error', described.message);

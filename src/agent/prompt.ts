@@ -3,6 +3,7 @@
 // sent and what is logged.
 
 import type { Context } from '../context/context.js';
+import { ConfigError } from '../errors.js';
 import { renderPtcOnlySection, renderSdkSection, PTC_ONLY_SECTION_ID, SDK_SECTION_ID } from '../ptc/prompt-sections.js';
 import { compareNames } from '../tools/tool-runtime.js';
 import type { ToolSchema } from '../tools/types.js';
@@ -46,6 +47,12 @@ export interface AssembleOptions {
   readonly scope: Context;
   readonly step: number;
   readonly cwd: string;
+  /**
+   * Tool names to put first on the wire, in this order (the rest follow by name). Every name must be
+   * a wire tool of the scope's mode: under ptc that is only run_code, so an order naming native
+   * tools fails assembly with CONFIG — update or drop it when switching a deployment to ptc.
+   */
+  readonly toolOrder?: readonly string[];
 }
 
 /** Builds the default assembly for a scope, then lets listeners rewrite it. */
@@ -62,8 +69,23 @@ export async function assemblePrompt(options: AssembleOptions): Promise<PromptAs
       text: `## Workspace\n\nThe workspace is ${options.cwd} on ${process.platform}. Relative paths are resolved against it.`,
     },
   ];
-  const initial: PromptAssembly = { sections: sections.filter((s) => s.text !== ''), tools: tools.wireTools(scope) };
+  const wire = orderTools(tools.wireTools(scope), options.toolOrder ?? [], tools.modeFor(scope));
+  const initial: PromptAssembly = { sections: sections.filter((s) => s.text !== ''), tools: wire };
   return scope.waterfall('system-prompt/assemble', initial, { scope, step: options.step });
+}
+
+function orderTools(wire: ToolSchema[], order: readonly string[], mode: string): ToolSchema[] {
+  if (order.length === 0) return wire;
+  const names = new Set(wire.map((t) => t.name));
+  const offending = order.filter((name) => !names.has(name));
+  if (offending.length > 0) {
+    throw new ConfigError(
+      `toolOrder names ${offending.map((n) => JSON.stringify(n)).join(', ')}, which ${offending.length === 1 ? 'is' : 'are'} not ` +
+        `sent on the wire in ${mode} mode (wire tools: ${[...names].join(', ') || 'none'}). Update toolOrder or drop it.`,
+    );
+  }
+  const rank = new Map(order.map((name, i) => [name, i]));
+  return [...wire].sort((a, b) => (rank.get(a.name) ?? order.length) - (rank.get(b.name) ?? order.length));
 }
 
 /** The system prompt text of an assembly: non-empty sections by order, then id. */
