@@ -73,14 +73,18 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   let text = '';
   let steps = 0;
 
+  // Dispatch events are heard on the shared scope: keep only those of this session's own calls.
+  const ownCalls = new Set<string>();
   const subCalls = new Map<string, number>();
   const offStart = scope.on('tool/ptc-dispatch-start', (e) => {
+    if (!ownCalls.has(e.parentId)) return;
     subCalls.set(e.parentId, (subCalls.get(e.parentId) ?? 0) + 1);
     record({ type: 'tool/ptc-dispatch-start', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args });
   });
-  const offSettle = scope.on('tool/ptc-dispatch', (e) =>
-    record({ type: 'tool/ptc-dispatch', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args, content: e.content, isError: e.isError }),
-  );
+  const offSettle = scope.on('tool/ptc-dispatch', (e) => {
+    if (!ownCalls.has(e.parentId)) return;
+    record({ type: 'tool/ptc-dispatch', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args, content: e.content, isError: e.isError });
+  });
 
   const finish = async (reason: SessionEndReason, error?: string): Promise<AgentRunResult> => {
     record({ type: 'session/end', reason, steps, ...(error !== undefined ? { error } : {}) });
@@ -126,6 +130,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       record({ type: 'llm/response', step, text: response.text, toolCalls: response.toolCalls, usage: response.usage, finishReason: response.finishReason });
       if (response.toolCalls.length === 0) return await finish('completed');
 
+      for (const call of response.toolCalls) ownCalls.add(call.id);
       const results = await runToolCalls(options, response.toolCalls, record, subCalls);
       results.forEach((result) => {
         for (const entry of result.deferredContexts ?? []) record({ type: 'context/deferred', step, source: entry.source, text: entry.text });

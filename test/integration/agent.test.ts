@@ -116,6 +116,34 @@ describe('ptc turns', () => {
     expect(server!.requests[1]!.body).not.toContain('rc1:ptc:1');
   });
 
+  it('logs only its own sub-calls, not those of another run_code on the same scope', async () => {
+    server = await startScriptedOpenAIServer([
+      reply.toolCalls([{ id: 'mine', name: 'run_code', args: { code: program, description: 'mine' } }]),
+      reply.text('Done.'),
+    ]);
+    harness = createHarness({ cwd: workspace, preset: 'ptc', sandbox: 'auto' });
+    const h = harness;
+    // While the session's own run_code is about to start, someone else runs a program on the same scope.
+    h.ctx.on('tools/pre-execute', async (call) => {
+      if (call.id === 'mine') await h.tools.execute('run_code', { code: "await tools.read({ path: 'b.txt' });", description: 'other' }, { id: 'foreign' });
+      return undefined;
+    });
+    const writer = createSessionWriter({ dir: sessionDir });
+    await runAgent({
+      scope: h.ctx,
+      cwd: workspace,
+      preset: 'ptc',
+      model: resolveModel({ baseUrl: server.baseUrl, model: 'scripted', env: {} }),
+      task: 'Do the thing.',
+      sink: writer,
+      sessionId: writer.sessionId,
+    });
+    writer.close();
+    const { events } = readSession(writer.file);
+    expect(ofType(events, 'tool/ptc-dispatch-start').map((e) => e.parentId)).toEqual(['mine', 'mine']);
+    expect(ofType(events, 'tool/ptc-dispatch').map((e) => e.parentId)).toEqual(['mine', 'mine']);
+  });
+
   it('a direct read in ptc mode is UNKNOWN_TOOL pointing to run_code, then the model recovers', async () => {
     const { result, events } = await run('ptc', [
       reply.toolCalls([{ id: 'd1', name: 'read', args: { path: 'a.txt' } }]),
