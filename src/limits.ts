@@ -92,3 +92,15 @@ export const MIN_SESSION_TRUNCATED_STRING_CHARS = 256;
 export const SESSION_ID_ATTEMPTS = 5;
 /** `ptc sessions show` cuts each result, argument or text block to this many characters for display. */
 export const SESSION_SHOW_MAX_CHARS = 2_000;
+
+/** Schema subschemas nested deeper than this render as `unknown` in generated types. */
+export const MAX_SCHEMA_DEPTH = 40;
+/** Subschemas (and enum/const literals) visited per schema document beyond this render as `unknown`. */
+export const MAX_SCHEMA_NODES = 10_000;
+/**
+ * Longest chain of generated type aliases that name each other directly (`type A = B; type B = C`).
+ * The TypeScript compiler resolves such a chain recursively and overflows its stack near a thousand.
+ */
+export const MAX_DIRECT_REF_CHAIN = 100;
+/** Schema arrays (enum, required, prefixItems, ...) longer than this are ignored by codegen. */
+export const MAX_SCHEMA_ARRAY_ITEMS = 10_000;

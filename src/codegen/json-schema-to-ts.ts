@@ -1,6 +1,7 @@
 // JSON Schema (2020-12 subset) → TypeScript type text. Whatever the input, the result is valid
 // TypeScript: anything not understood, too deep or too large degrades to `unknown`.
 
+import { MAX_DIRECT_REF_CHAIN, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '../limits.js';
 import { ConfigError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { arrayOf, getOwn, hasOwn, isRecord, ownKeys } from './schema-access.js';
@@ -15,15 +16,7 @@ import {
   quoteString,
 } from './ts-syntax.js';
 
-/** Subschemas nested deeper than this render as `unknown`. */
-export const MAX_SCHEMA_DEPTH = 40;
-/** Subschemas (and enum/const literals) visited per document beyond this render as `unknown`. */
-export const MAX_SCHEMA_NODES = 10_000;
-/**
- * Longest chain of aliases that name each other directly (`type A = B | C; type B = D; ...`).
- * The compiler resolves such a chain recursively and overflows its stack near a thousand.
- */
-export const MAX_DIRECT_REF_CHAIN = 100;
+export { MAX_DIRECT_REF_CHAIN, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES };
 
 /** How the caller names and spells the types a document needs besides its root. */
 export interface SchemaTypeOptions {

@@ -1,8 +1,10 @@
 // Defensive reads of schema data. Schemas come from tool authors and MCP servers, so a read must
 // never throw (proxies, getters) and must never see inherited members such as `__proto__`.
 
-/** Arrays longer than this are treated as garbage rather than copied (a sparse `length: 1e9`). */
-export const MAX_SCHEMA_ARRAY_ITEMS = 10_000;
+import { MAX_SCHEMA_ARRAY_ITEMS } from '../limits.js';
+
+// Arrays longer than MAX_SCHEMA_ARRAY_ITEMS are treated as garbage rather than copied (a sparse `length: 1e9`).
+export { MAX_SCHEMA_ARRAY_ITEMS };
 
 /** A non-null, non-array object: the only shape a schema (other than `true`/`false`) can take. */
 export function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
