@@ -9,10 +9,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
-import { listSessions } from './list.js';
-import { readSession } from './reader.js';
+import { listSessions } from '../../src/session/list.js';
+import { readSession } from '../../src/session/reader.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const register = pathToFileURL(path.join(root, 'scripts/ts-register.mjs')).href;
+const childScript = path.join(root, 'test/fixtures/session-crash-child.mjs');
 let dir: string;
 
 beforeEach(() => {
@@ -32,7 +34,7 @@ interface Outcome {
 function runAndKill(sessionId: string, contentChars: number, killAfter: number): Promise<Outcome> {
   const child = spawn(
     process.execPath,
-    ['--import', pathToFileURL(path.join(fixtures, 'register-ts.mjs')).href, path.join(fixtures, 'crash-child.mjs'), dir, sessionId, String(contentChars)],
+    ['--import', register, childScript, dir, sessionId, String(contentChars)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let reported = 0;
