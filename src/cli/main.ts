@@ -3,6 +3,7 @@
 // 0 success, 1 the program or agent failed, 2 usage or configuration error — never a stack trace
 // for a user error.
 
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
@@ -66,6 +67,7 @@ function policyFromFlags(o: PolicyFlags) {
 function buildProgram(print: (out: CommandOutput) => void): Command {
   const program = new Command('ptc')
     .description('Programmatic tool calling: the model writes one TypeScript program against a typed SDK of its tools.')
+    .version(packageVersion(), '-V, --version', 'print the ptc-harness version')
     .showHelpAfterError('(run `ptc --help` for usage)')
     .exitOverride();
 
@@ -156,6 +158,11 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   return program;
 }
 
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -174,11 +181,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version are "errors" to commander; they already printed what they had to say.
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
-        return 0;
-      }
-      return EXIT_USAGE;
+      // Commander already printed its message: --help and --version exit 0, a missing command or a
+      // bad flag is a usage error.
+      return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
     if (error instanceof HarnessError) {
       process.stderr.write(`ptc: ${error.message}\n`);

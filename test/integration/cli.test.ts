@@ -85,6 +85,16 @@ describe('usage errors exit 2 with a message, never a stack trace', () => {
     expectNoStack(stderr);
   });
 
+  it('no command prints the usage and exits 2; --version prints the package version', () => {
+    const bare = ptc([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Usage: ptc');
+    const version = ptc(['--version']);
+    expect(version.code).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(version.stdout.trim()).toBe(manifest.version);
+  });
+
   it('--help exits 0', () => {
     const { code, stdout } = ptc(['--help']);
     expect(code).toBe(0);
