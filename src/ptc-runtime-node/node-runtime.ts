@@ -101,9 +101,14 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
     const deadlineAt = startedAt + spec.timeoutMs;
     const result = await runOn(pool?.take(key, start) ?? start(), spec, stripped.code, deadlineAt, start, fail);
     // Refill once this run is over, so the new spawn does not compete with it (and not in a loop
-    // when children cannot start at all).
+    // when children cannot start at all). On the next turn of the event loop: spawning is
+    // synchronous work that would otherwise run before the caller sees its result.
     const code = result.error?.code;
-    if (code !== 'SANDBOX_UNAVAILABLE' && code !== 'RUNTIME_UNAVAILABLE') pool?.fill(key, start);
+    if (pool !== undefined && code !== 'SANDBOX_UNAVAILABLE' && code !== 'RUNTIME_UNAVAILABLE') {
+      setImmediate(() => {
+        if (!closing.signal.aborted) pool.fill(key, start);
+      });
+    }
     return result;
   }
 
