@@ -294,12 +294,15 @@ describe('hostile programs: environment, network, processes', () => {
         'const { spawn } = require("node:child_process");',
         `const child = spawn("/usr/bin/setsid", ["/bin/sh", "-c", "(sleep ${marker} &) ; (setsid sleep ${marker} &) ; sleep ${marker}"], { detached: true, stdio: "ignore" });`,
         'child.unref();',
-        'await new Promise((resolve) => setTimeout(resolve, 50));',
-        'return "orphaned";',
+        // Wait until the three orphans really exist, so the check below cannot pass vacuously.
+        'const fs = require("node:fs");',
+        `const count = () => fs.readdirSync("/proc").filter((p) => /^\\d+$/.test(p)).filter((p) => { try { return fs.readFileSync("/proc/" + p + "/cmdline", "utf8") === "sleep\\0${marker}\\0"; } catch { return false; } }).length;`,
+        'for (let i = 0; i < 500 && count() < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));',
+        'return count();',
       ].join('\n'),
     });
     expect(outcome.result.error).toBeUndefined();
-    expect(outcome.result.value).toBe('orphaned');
+    expect(outcome.result.value).toBe(3);
     expect(processesWith(`sleep\0${marker}`)).toEqual([]);
     await expectHealthy(outcome);
   });
