@@ -429,9 +429,9 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   private resolve(name: string, scope: Context): AnyToolDefinition | undefined {
     const entry = this.store.tools.get(name);
     if (!entry) return undefined;
-    const schema = toSchema(entry.def);
+    let schema: ToolSchema | undefined;
     for (const filter of this.scopedFor(this.store.layers, scope)) {
-      const visible = typeof filter === 'function' ? filter(schema) : filter.includes(name);
+      const visible = typeof filter === 'function' ? filter((schema ??= toSchema(entry.def))) : filter.includes(name);
       if (!visible) return undefined;
     }
     return entry.def;
