@@ -42,7 +42,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     env: options.env,
   });
-  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  const dir = sessionDirOf(options);
   ensureSessionDir(dir);
   const harness = createHarness({ ...options, cwd });
   const writer = createSessionWriter({ dir, sessionId: newSessionId() });
@@ -93,6 +93,11 @@ function describeProgress(event: AgentProgress): string {
   }
 }
 
+/** `--session-dir`, else $PTC_HOME/sessions, else ~/.ptc/sessions. */
+function sessionDirOf(options: { sessionDir?: string; env: Readonly<Record<string, string | undefined>> }): string {
+  return resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+}
+
 export interface SessionsOptions {
   readonly sessionDir?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -100,7 +105,7 @@ export interface SessionsOptions {
 
 /** `ptc sessions list`. */
 export function runSessionsList(options: SessionsOptions): CommandOutput {
-  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  const dir = sessionDirOf(options);
   const sessions = listSessions(dir);
   if (sessions.length === 0) return { stdout: '', stderr: `ptc: no sessions in ${dir}\n`, exitCode: 0 };
   return { stdout: formatSessionList(sessions), exitCode: 0 };
@@ -108,7 +113,7 @@ export function runSessionsList(options: SessionsOptions): CommandOutput {
 
 /** `ptc sessions show <id> [--request <step>]`. */
 export function runSessionsShow(options: SessionsOptions & { id: string; request?: number }): CommandOutput {
-  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  const dir = sessionDirOf(options);
   const { events, warnings } = readSession(findSession(dir, options.id));
   const stderr = warnings.map((w) => `ptc: warning: ${w}\n`).join('');
   if (options.request === undefined) return { stdout: formatSession(events, { warnings }), stderr, exitCode: 0 };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ConfigError, type ErrorInfo } from '../errors.js';
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
 import { renderJson, type JsonValue } from '../json.js';
-import { renderPtcOnlySection, renderSdkInstructions, renderSdkSection } from '../ptc/prompt-sections.js';
+import { renderPtcOnlySection, renderSdkSection } from '../ptc/prompt-sections.js';
 import type { PtcDispatchSettle, PtcRunEvent } from '../ptc/run-code.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
@@ -52,8 +52,7 @@ export async function runSdkCommand(options: WorkspaceOptions): Promise<CommandO
         exitCode: 0,
       };
     }
-    const sdk = renderSdkSection(harness.tools) || renderSdkInstructions(harness.tools.schemas());
-    return { stdout: `${sdk}\n\n${renderPtcOnlySection(harness.tools)}\n`, exitCode: 0 };
+    return { stdout: `${renderSdkSection(harness.tools)}\n\n${renderPtcOnlySection(harness.tools)}\n`, exitCode: 0 };
   });
 }
 

@@ -158,12 +158,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     if (this.store.tools.has(name)) {
       throw new ConfigError(`A tool named "${name}" is already registered; tool names must be unique.`);
     }
-    const entry: Entry = {
-      def,
-      validateArgs: compileSchema(def.inputSchema, `input schema of tool "${name}"`),
-      validateOutput:
-        def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of tool "${name}"`),
-    };
+    const entry = compileEntry(def);
     return this.ctx.effect(() => {
       this.store.tools.set(name, entry);
       return () => {
@@ -210,11 +205,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
       throw new ConfigError(`The PTC transport must be named "${RUN_CODE_TOOL_NAME}", got ${JSON.stringify(def.name)}.`);
     }
     if (this.store.transport) throw new ConfigError('A PTC transport is already installed; dispose it first.');
-    const entry: Entry = {
-      def,
-      validateArgs: compileSchema(def.inputSchema, `input schema of "${def.name}"`),
-      validateOutput: def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of "${def.name}"`),
-    };
+    const entry = compileEntry(def);
     return this.ctx.effect(() => {
       this.store.transport = entry;
       return () => {
@@ -457,6 +448,15 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   private scopedFor<T>(list: readonly Scoped<T>[], scope: Context): T[] {
     return list.filter((item) => isWithin(scope, item.owner)).map((item) => item.value);
   }
+}
+
+/** Compiles a definition's schemas once; a schema ajv rejects is a CONFIG error naming the tool. */
+function compileEntry(def: AnyToolDefinition): Entry {
+  return {
+    def,
+    validateArgs: compileSchema(def.inputSchema, `input schema of tool "${def.name}"`),
+    validateOutput: def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of tool "${def.name}"`),
+  };
 }
 
 type Snapshot = { ok: true; value: JsonValue } | { ok: false; reason: string };
