@@ -1,14 +1,26 @@
 // Builds dist/ once before the tests, so tests that run the real `ptc` binary or the built child
-// bootstrap exercise the current sources, exactly as `npm ci` (prepare -> build) leaves them.
+// bootstrap exercise the current sources, exactly as `npm ci` (prepare -> build) leaves them. Also
+// says once whether the bubblewrap tests run (see test/helpers/bwrap.ts).
 
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export default function setup(): void {
+import { probeSandbox } from '../src/sandbox/index.js';
+
+export default async function setup(): Promise<void> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',
   });
+  const probe = await probeSandbox();
+  if (probe.bwrapPath !== undefined) return;
+  if (process.env['PTC_REQUIRE_BWRAP'] === '1') {
+    throw new Error(`PTC_REQUIRE_BWRAP=1 but bubblewrap is unusable here: ${probe.detail ?? 'unknown reason'}.`);
+  }
+  console.warn(
+    `\nSkipping the tests that need bubblewrap: ${probe.detail ?? 'unknown reason'}. ` +
+      'Install it (apt-get install bubblewrap) to run them; CI sets PTC_REQUIRE_BWRAP=1 and fails instead.\n',
+  );
 }

@@ -15,8 +15,8 @@ import {
   MIN_BASH_TIMEOUT_MS,
 } from '../limits.js';
 import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
-import { defaultSandboxEnv, planLaunch, type LaunchPlan, type SandboxPolicy } from '../ptc-runtime-node/sandbox/index.js';
-import { realpathOrUndefined } from '../ptc-runtime-node/sandbox/policy.js';
+import { defaultSandboxEnv, planLaunch, type LaunchPlan, type SandboxPolicy } from '../sandbox/index.js';
+import { realpathOrUndefined } from '../sandbox/policy.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 
 export interface BashToolOptions {

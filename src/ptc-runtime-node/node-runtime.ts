@@ -9,7 +9,7 @@ import type { PtcRuntime, ResolvedRunSpec, RunRequest, RunResult, SandboxReport 
 import { resolveNodeRuntimeOptions, type NodeRuntimeConfig, type NodeRuntimeOptions } from './options.js';
 import { ProgramChild, type ChildLaunchOptions } from './program-child.js';
 import { runSession } from './run-session.js';
-import { NONE_ENFORCEMENT, planLaunch } from './sandbox/index.js';
+import { NONE_ENFORCEMENT, planLaunch } from '../sandbox/index.js';
 import { stripProgram } from './strip.js';
 import { WarmPool } from './warm-pool.js';
 

@@ -15,9 +15,9 @@ import type { SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
 import { bootstrapSource } from './bootstrap-source.js';
 import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
-import { isAlive, processChain, recordDescendants, residentBytes, startTime } from './proc-tree.js';
-import { defaultSandboxEnv, planLaunch } from './sandbox/index.js';
-import type { LaunchPlan, SandboxPolicy } from './sandbox/types.js';
+import { isAlive, processChain, recordDescendants, residentBytes, startTime } from '../sandbox/proc-tree.js';
+import { defaultSandboxEnv, planLaunch } from '../sandbox/index.js';
+import type { LaunchPlan, SandboxPolicy } from '../sandbox/types.js';
 
 /** A process event, for diagnostics and tests (which pids belong to which run). */
 export interface ChildProcessEvent {

@@ -5,20 +5,8 @@
 import type { ErrorInfo } from '../errors.js';
 import type { JsonValue } from '../json.js';
 
-export type SandboxMode = 'required' | 'auto' | 'off';
-export type SandboxBackendName = 'bwrap' | 'node-permission' | 'none';
-
-/** What the chosen backend actually enforces, reported with every result (CONTRACT §3, §5). */
-export interface SandboxEnforcement {
-  readonly fs: 'full' | 'partial' | 'none';
-  readonly network: 'full' | 'none';
-  readonly process: 'full' | 'partial' | 'none';
-}
-
-export interface SandboxReport {
-  readonly backend: SandboxBackendName;
-  readonly enforced: SandboxEnforcement;
-}
+export type { SandboxBackendName, SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
+import type { SandboxMode, SandboxReport } from '../sandbox/types.js';
 
 /** Widening of the default `workspace` policy (CONTRACT §5) for one run. */
 export interface PolicyWidening {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/json.js';
 import type { BindingFunction, BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
-import { overrideSandboxProbe } from '../../src/ptc-runtime-node/sandbox/index.js';
+import { overrideSandboxProbe } from '../../src/sandbox/index.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const workspace = mkdtempSync(join(tmpdir(), 'ptc-runtime-test-'));

@@ -1,7 +1,20 @@
 // The sandbox backends' interface: turn one policy into a launch plan for a confined process.
 // Used by the Node runtime (program children) and the bash tool alike, so both obey one policy.
 
-import type { SandboxBackendName, SandboxEnforcement, SandboxMode } from '../../ptc-runtime/types.js';
+export type SandboxMode = 'required' | 'auto' | 'off';
+export type SandboxBackendName = 'bwrap' | 'node-permission' | 'none';
+
+/** What the chosen backend actually enforces, reported with every result (docs/sandbox.md). */
+export interface SandboxEnforcement {
+  readonly fs: 'full' | 'partial' | 'none';
+  readonly network: 'full' | 'none';
+  readonly process: 'full' | 'partial' | 'none';
+}
+
+export interface SandboxReport {
+  readonly backend: SandboxBackendName;
+  readonly enforced: SandboxEnforcement;
+}
 
 /** The full policy of one confined process (CONTRACT §5 `workspace` policy plus widenings). */
 export interface SandboxPolicy {

@@ -1,5 +1,5 @@
 // Mode semantics of planLaunch. The probe result is forced where a test needs "no bwrap"; the rest
-// uses the real probe (bwrap is expected on this machine and in CI).
+// uses the real probe and skips without a usable bwrap (test/helpers/bwrap.ts).
 
 import { fstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import {
   probeSandbox,
   runtimeReadPaths,
 } from './index.js';
+import { skipWithoutBwrap } from '../../test/helpers/bwrap.js';
 import { decodeFilter } from './seccomp-filter.js';
 import type { LaunchRequest, SandboxPolicy } from './types.js';
 
@@ -69,7 +70,7 @@ describe('mode off', () => {
 });
 
 describe('mode auto', () => {
-  it('uses bwrap here, enforcing everything', async () => {
+  it.skipIf(skipWithoutBwrap)('uses bwrap here, enforcing everything', async () => {
     const probe = await probeSandbox();
     expect(probe.bwrapPath).toBeDefined();
     const plan = await planLaunch(request());
@@ -81,7 +82,7 @@ describe('mode auto', () => {
     expect(plan.args).toContain('--clearenv');
   });
 
-  it('hands bwrap a fresh seccomp fd at firstFreeFd when processes are denied, closed by release()', async () => {
+  it.skipIf(skipWithoutBwrap)('hands bwrap a fresh seccomp fd at firstFreeFd when processes are denied, closed by release()', async () => {
     const first = await planLaunch(request({ firstFreeFd: 5 }, { processes: false }));
     const second = await planLaunch(request({ firstFreeFd: 5 }, { processes: false }));
     expect(first.passFds).toHaveLength(1);
@@ -125,7 +126,7 @@ describe('mode auto', () => {
 });
 
 describe('mode required', () => {
-  it('uses bwrap when it works', async () => {
+  it.skipIf(skipWithoutBwrap)('uses bwrap when it works', async () => {
     expect((await planLaunch(request({ mode: 'required' }))).backend).toBe('bwrap');
   });
 

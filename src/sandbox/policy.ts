@@ -3,7 +3,7 @@
 
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../errors.js';
 import type { SandboxPolicy } from './types.js';
 
 /**

@@ -2,8 +2,8 @@
 // `off` -> none; `auto` -> bwrap, else node-permission for Node, else none; `required` -> bwrap or
 // SANDBOX_UNAVAILABLE. The caller spawns the plan detached and calls release() right after.
 
-import { ConfigError, SandboxUnavailableError } from '../../errors.js';
-import type { SandboxEnforcement } from '../../ptc-runtime/types.js';
+import { ConfigError, SandboxUnavailableError } from '../errors.js';
+import type { SandboxEnforcement } from './types.js';
 import { buildBwrapArgs, readHostLayout } from './bwrap.js';
 import { openFilterFd, releaseOnce } from './filter-fd.js';
 import { buildNodePermissionArgs, nodePermissionFlag } from './node-permission.js';
