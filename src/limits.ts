@@ -69,6 +69,21 @@ export const BASH_PIPE_DRAIN_MS = 2_000;
 export const SANDBOX_TMP_MAX_BYTES = 512 * 1024 * 1024;
 /** Size of the private `/dev/shm` tmpfs of a bwrap sandbox. */
 export const SANDBOX_SHM_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Tasks alive at once in one sandbox (processes and their threads: the kernel's pids controller counts
+ * both; an idle Node process has about 7-11), enforced with a pids cgroup where one can be made.
+ */
+export const MAX_SANDBOX_TASKS = 512;
+/** JSON nesting of one control frame (the frame object itself is level 1); deeper frames are PROTOCOL. */
+export const MAX_FRAME_DEPTH = 256;
+/** JSON nesting of any value the harness serialises for a program or a tool (args, results, values). */
+export const MAX_JSON_DEPTH = 256;
+/** Reply bytes queued for a child that does not read its control channel; beyond it the run ends. */
+export const MAX_QUEUED_REPLY_BYTES = 16 * 1024 * 1024;
+/** Any error message from a program or a runtime that reaches the model or the log, in UTF-8 bytes. */
+export const MAX_ERROR_MESSAGE_BYTES = 8 * 1024;
+/** `grep` deadline when the harness gives none: a pattern that backtracks this long ends as TIMEOUT. */
+export const DEFAULT_GREP_TIMEOUT_MS = 30_000;
 
 // Model calls (src/llm). Each is overridable through the retry options of `withModelRetry`.
 

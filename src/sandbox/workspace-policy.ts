@@ -1,0 +1,73 @@
+// THE policy of a harness (docs/sandbox.md): what programs, their child processes, the bash tool and
+// the host-side file tools may read, write and reach. Resolved once, by createHarness, into absolute
+// real paths; every consumer receives the same frozen object and never re-derives it.
+
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { isWithin, realpathOrUndefined } from './policy.js';
+
+/** The resolved policy. Paths are absolute, real (symlinks resolved) and existing when resolved. */
+export interface WorkspacePolicy {
+  /** The workspace: readable and writable; the working directory of programs and commands. */
+  readonly cwd: string;
+  /** Extra read-only roots (`--allow-read`), none of them inside a writable root. */
+  readonly read: readonly string[];
+  /** Extra writable (and readable) roots (`--allow-write`), none of them inside cwd or each other. */
+  readonly write: readonly string[];
+  /** Network for programs and commands (`--allow-net`). */
+  readonly network: boolean;
+  /** May programs and commands start child processes (confined by the same policy, killed with the run)? */
+  readonly processes: boolean;
+}
+
+/** What a user or a caller gives; relative paths resolve against `cwd`. */
+export interface WorkspacePolicyInput {
+  readonly cwd: string;
+  readonly allowRead?: readonly string[];
+  readonly allowWrite?: readonly string[];
+  readonly network?: boolean;
+  readonly processes?: boolean;
+}
+
+/**
+ * Resolves a policy once. The workspace must exist (CONFIG otherwise, naming the fix); a widening
+ * path that does not exist is skipped (nothing there to read or confine), and a widening already
+ * covered by a writable root is dropped, so a read-only root never narrows a writable one.
+ */
+export function resolveWorkspacePolicy(input: WorkspacePolicyInput): WorkspacePolicy {
+  const absoluteCwd = path.resolve(input.cwd);
+  const cwd = realpathOrUndefined(absoluteCwd);
+  if (cwd === undefined) {
+    throw new ConfigError(`The workspace "${absoluteCwd}" does not exist. Create it, or pass an existing directory with --cwd.`);
+  }
+  const realOf = (paths: readonly string[] | undefined): string[] => {
+    const out: string[] = [];
+    for (const given of paths ?? []) {
+      const real = realpathOrUndefined(path.resolve(absoluteCwd, given));
+      if (real !== undefined && !out.includes(real)) out.push(real);
+    }
+    return out;
+  };
+  const write: string[] = [];
+  for (const root of realOf(input.allowWrite).sort(byDepth)) {
+    if (!isWithin(root, cwd) && !write.some((w) => isWithin(root, w))) write.push(root);
+  }
+  const writable = [cwd, ...write];
+  const read = realOf(input.allowRead).filter((root) => !writable.some((w) => isWithin(root, w)));
+  return Object.freeze({
+    cwd,
+    read: Object.freeze(read),
+    write: Object.freeze(write),
+    network: input.network ?? false,
+    processes: input.processes ?? true,
+  });
+}
+
+/** The roots a kind of access may touch: cwd and the writable roots, plus the read roots for reading. */
+export function policyRoots(policy: WorkspacePolicy, access: 'read' | 'write'): readonly string[] {
+  return access === 'write' ? [policy.cwd, ...policy.write] : [policy.cwd, ...policy.write, ...policy.read];
+}
+
+function byDepth(a: string, b: string): number {
+  return a.split('/').length - b.split('/').length;
+}
