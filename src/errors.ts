@@ -1,4 +1,4 @@
-// Stable error codes (CONTRACT §6) and one error class per kind. Tests assert codes, never prose.
+// Stable error codes (README, "Error codes") and one error class per kind. Tests assert codes, never prose.
 
 export const ERROR_CODES = [
   'UNKNOWN_TOOL',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `ptc` command. Thin: it parses flags and calls the library. Exit codes (CONTRACT §2):
+// The `ptc` command. Thin: it parses flags and calls the library. Exit codes (README, "CLI"):
 // 0 success, 1 the program or agent failed, 2 usage or configuration error — never a stack trace
 // for a user error.
 

@@ -1,4 +1,4 @@
-// The timeout descriptor a runtime advertises (CONTRACT §8: run_code's timeoutMs is bounded by it),
+// The timeout descriptor a runtime advertises (docs/ptc-mode.md: run_code's timeoutMs is bounded by it),
 // and the one check every runtime applies to a requested deadline.
 
 import { ConfigError } from '../errors.js';

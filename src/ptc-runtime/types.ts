@@ -8,7 +8,7 @@ import type { JsonValue } from '../json.js';
 export type { SandboxBackendName, SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
 import type { SandboxMode, SandboxReport } from '../sandbox/types.js';
 
-/** Widening of the default `workspace` policy (CONTRACT §5) for one run. */
+/** Widening of the default `workspace` policy (docs/sandbox.md) for one run. */
 export interface PolicyWidening {
   readonly allowRead?: readonly string[];
   readonly allowWrite?: readonly string[];

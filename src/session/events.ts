@@ -1,4 +1,4 @@
-// The session log's line types (CONTRACT §4). Every line is one JSON object with `type` and `ts`.
+// The session log's line types (README, "Session log"). Every line is one JSON object with `type` and `ts`.
 // A request is a pure function of the lines before it: see src/agent/ for how messages are rebuilt.
 
 import type { JsonValue } from '../json.js';

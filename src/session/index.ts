@@ -1,4 +1,4 @@
-// The append-only JSONL session log (CONTRACT §4): paths, writer, reader, listing and display.
+// The append-only JSONL session log (README, "Session log"): paths, writer, reader, listing and display.
 
 export type {
   LoggedToolCall,

@@ -97,7 +97,7 @@ describe('presentation mode', () => {
   });
 });
 
-describe('executor collapse (seed 002)', () => {
+describe('executor collapse (docs/ptc-mode.md)', () => {
   it('a direct call of a native name in a ptc scope is UNKNOWN_TOOL pointing to run_code, before any hook', async () => {
     const { root, tools } = setup('ptc');
     tools.provideTransport(transport);

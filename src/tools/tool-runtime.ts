@@ -402,7 +402,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   }
 
   /**
-   * What a call may execute (seed 002, executor collapse): in a ptc scope a direct call (no parent)
+   * What a call may execute (executor collapse, docs/ptc-mode.md): in a ptc scope a direct call (no parent)
    * may only name run_code, and a native name is "collapsed" — unknown to the executor, before any
    * hook sees it. Nested calls (program sub-calls) reach every visible tool, never run_code itself.
    */

@@ -10,7 +10,7 @@ export interface ToolCallRef {
   readonly name: string;
 }
 
-/** Extra context a tool result asks the loop to append after the step (seed 001, deferred contexts). */
+/** Extra context a tool result asks the loop to append after the step (deferred contexts, docs/ptc-mode.md). */
 export interface DeferredContext {
   readonly source: string;
   readonly text: string;
