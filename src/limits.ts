@@ -18,6 +18,8 @@ export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
 export const BINARY_SNIFF_BYTES = 8 * 1024;
 /** A `glob` pattern may expand its `{a,b}` alternatives into at most this many patterns. */
 export const MAX_GLOB_BRACE_EXPANSIONS = 256;
+/** The file tools follow at most this many symbolic links while resolving one path (as the kernel's ELOOP bound). */
+export const MAX_SYMLINK_HOPS = 40;
 
 // The code runtime (src/ptc-runtime-node). Each is overridable through createNodeRuntime options.
 
@@ -84,6 +86,10 @@ export const MAX_QUEUED_REPLY_BYTES = 16 * 1024 * 1024;
 export const MAX_ERROR_MESSAGE_BYTES = 8 * 1024;
 /** `grep` deadline when the harness gives none: a pattern that backtracks this long ends as TIMEOUT. */
 export const DEFAULT_GREP_TIMEOUT_MS = 30_000;
+/** Regex worker threads kept alive (idle, unref'd) for `grep` between calls (docs/grep-regex.md). */
+export const GREP_REGEX_WARM_WORKERS = 2;
+/** Regex worker threads busy at once; further matches queue (their deadline keeps running while they wait). */
+export const GREP_REGEX_MAX_WORKERS = 4;
 
 // Model calls (src/llm). Each is overridable through the retry options of `withModelRetry`.
 

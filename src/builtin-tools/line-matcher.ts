@@ -1,0 +1,119 @@
+// Line matching for `grep` that cannot hang the host: the pattern is compiled on the host (compiling
+// is safe) and tested in a worker thread under one deadline for the whole grep call; a pattern that
+// backtracks past it ends as TIMEOUT, an abort as ABORTED, and the worker is terminated (docs/grep-regex.md).
+
+import { AbortedError, HarnessError, InvalidArgsError } from '../errors.js';
+import { DEFAULT_GREP_TIMEOUT_MS } from '../limits.js';
+import { sharedRegexWorkerPool, type RegexJob, type RegexWorkerPool } from './regex-worker-pool.js';
+
+/** The longest piece of the pattern echoed back in an error message. */
+const MAX_PATTERN_ECHO_CHARS = 200;
+/** The longest delay `setTimeout` honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface LineMatcherOptions {
+  /** A JavaScript regular expression source, no slashes or flags. */
+  readonly pattern: string;
+  readonly ignoreCase?: boolean;
+  /** The deadline of the whole grep call, counted from `createLineMatcher`, shared by every match. */
+  readonly timeoutMs?: number;
+  /** Aborting it stops a running match (ABORTED) and fails every later one. */
+  readonly signal?: AbortSignal;
+  /** The pool to run in; the process-wide one by default. */
+  readonly pool?: RegexWorkerPool;
+}
+
+export interface MatchOptions {
+  /** Stop after this many matching lines in total (over all texts of one call). */
+  readonly maxMatches?: number;
+}
+
+export interface LineMatcher {
+  /** 1-based numbers of the lines of `text` that match, in order. */
+  match(text: string, options?: MatchOptions): Promise<number[]>;
+  /** `match` for several texts in one round trip to the worker: one list of line numbers per text. */
+  matchMany(texts: readonly string[], options?: MatchOptions): Promise<number[][]>;
+  /** Stops any running match (it rejects with ABORTED) and refuses further ones. */
+  close(): void;
+}
+
+/** The flags `grep` compiles its pattern with. */
+export function grepRegexFlags(ignoreCase: boolean): string {
+  return ignoreCase ? 'i' : '';
+}
+
+/** Compiles `pattern` as grep does, or throws INVALID_ARGS telling the model how to fix it. */
+export function compileGrepPattern(pattern: string, ignoreCase: boolean): RegExp {
+  try {
+    return new RegExp(pattern, grepRegexFlags(ignoreCase));
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new InvalidArgsError(
+      `pattern is not a valid JavaScript regular expression (${detail}). To match one of ( ) [ ] { } . * + ? ^ $ | \\ ` +
+        'literally, put a backslash before it, e.g. "foo\\(" for "foo(".',
+    );
+  }
+}
+
+/** Validates the pattern now (throws INVALID_ARGS) and starts the deadline. */
+export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
+  const ignoreCase = options.ignoreCase === true;
+  compileGrepPattern(options.pattern, ignoreCase);
+  const source = options.pattern;
+  const flags = grepRegexFlags(ignoreCase);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+  const deadline = performance.now() + timeoutMs;
+  const pool = options.pool ?? sharedRegexWorkerPool();
+  const signal = options.signal;
+  const running = new Set<RegexJob>();
+  let closed = false;
+
+  const timedOut = () =>
+    new HarnessError(
+      'TIMEOUT',
+      `Matching /${echo(options.pattern)}/ did not finish within grep's time limit of ${timeoutMs} ms: the pattern ` +
+        'backtracked too long. Simplify it, e.g. avoid nested quantifiers such as (a+)+ or (.*)*, or narrow path or glob.',
+    );
+  const aborted = () => new AbortedError(closed ? 'The grep call ended before matching finished.' : 'grep was aborted.');
+
+  const onAbort = () => {
+    for (const job of [...running]) job.cancel(aborted());
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  async function matchMany(texts: readonly string[], matchOptions: MatchOptions = {}): Promise<number[][]> {
+    if (closed || signal?.aborted === true) throw aborted();
+    const remainingMs = deadline - performance.now();
+    if (remainingMs <= 0) throw timedOut();
+    if (texts.length === 0) return [];
+    const job = pool.run({ source, flags, texts, maxMatches: matchOptions.maxMatches });
+    running.add(job);
+    // Node fires a timer longer than 2^31-1 ms at once; a deadline that far away is no deadline.
+    const timer = remainingMs <= MAX_TIMER_MS ? setTimeout(() => job.cancel(timedOut()), Math.ceil(remainingMs)) : undefined;
+    try {
+      return await job.result;
+    } finally {
+      clearTimeout(timer);
+      running.delete(job);
+    }
+  }
+
+  return {
+    matchMany,
+    async match(text, matchOptions) {
+      const [lines] = await matchMany([text], matchOptions);
+      return lines ?? [];
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      signal?.removeEventListener('abort', onAbort);
+      for (const job of [...running]) job.cancel(aborted());
+    },
+  };
+}
+
+function echo(pattern: string): string {
+  return pattern.length <= MAX_PATTERN_ECHO_CHARS ? pattern : `${pattern.slice(0, MAX_PATTERN_ECHO_CHARS)}…`;
+}
