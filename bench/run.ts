@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/index.js';
+import { grepRegexRows } from './grep-regex.js';
 import { ptcRows } from './ptc.js';
 
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 30);
@@ -142,6 +143,8 @@ async function main(): Promise<void> {
       await warm.close();
     }
   }
+
+  rows.push(...(await grepRegexRows(SAMPLES)));
 
   const cpu = cpus();
   const table = [
