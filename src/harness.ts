@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createBashTool } from './builtin-tools/bash.js';
 import { createFileTools } from './builtin-tools/index.js';
+import { resolveWorkspacePolicy } from './sandbox/workspace-policy.js';
 import { createContext, type Context, type Plugin } from './context/context.js';
 import { getPreset, DEFAULT_PRESET, type PresetDefinition } from './presets/presets.js';
 import { ptcPlugin } from './ptc/plugin.js';
@@ -62,7 +63,13 @@ export const builtinToolsPlugin: Plugin<z.infer<typeof builtinToolsConfig>> = {
   config: builtinToolsConfig,
   apply(ctx, config) {
     const wanted = new Set(config.tools);
-    const files = createFileTools(config).filter((tool) => wanted.has(tool.name as never));
+    const policy = resolveWorkspacePolicy({
+      cwd: config.cwd,
+      allowRead: config.allowRead,
+      allowWrite: config.allowWrite,
+      network: config.allowNet,
+    });
+    const files = createFileTools({ policy }).filter((tool) => wanted.has(tool.name as never));
     for (const tool of files) ctx.tools.register(tool);
     if (wanted.has('bash')) {
       ctx.tools.register(

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { ToolExecContext } from '../tools/types.js';
 import { createEditTool, type EditArgs } from './edit.js';
-import type { FileToolOptions } from './workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
 
 let dir: string;
 let ws: string;
@@ -27,8 +27,8 @@ afterEach(async () => {
 
 const exec: ToolExecContext = { signal: new AbortController().signal, callId: 't1', deferContext() {} };
 
-function edit(args: EditArgs, options: Partial<FileToolOptions> = {}) {
-  const tool = createEditTool({ cwd: ws, ...options });
+function edit(args: EditArgs, options: Partial<WorkspacePolicyInput> = {}) {
+  const tool = createEditTool({ policy: resolveWorkspacePolicy({ cwd: ws, ...options }) });
   return Promise.resolve(tool.execute(args, exec)).then((value) => ({ value, content: tool.renderContent!(value) }));
 }
 
@@ -112,7 +112,7 @@ describe('edit', () => {
     await fs.writeFile(path.join(outside, 'target.txt'), 'secret');
     await fs.symlink(path.join(outside, 'target.txt'), path.join(ws, 'link.txt'));
     await fs.symlink(outside, path.join(ws, 'linkdir'));
-    const attempts: [string, Partial<FileToolOptions>][] = [
+    const attempts: [string, Partial<WorkspacePolicyInput>][] = [
       ['../outside/target.txt', {}],
       ['link.txt', {}],
       ['linkdir/target.txt', {}],

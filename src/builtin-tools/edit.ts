@@ -3,9 +3,10 @@
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomicAt } from './atomic-write.js';
+import { describeFsError } from './fs-errors.js';
+import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
 import { loadTextFile } from './read.js';
-import { createWorkspacePolicy, describeFsError, type FileToolOptions } from './workspace-policy.js';
 
 export interface EditArgs {
   path: string;
@@ -54,7 +55,7 @@ export const EDIT_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createEditTool(options: FileToolOptions): ToolDefinition<EditArgs, EditOutput> {
-  const policy = createWorkspacePolicy(options);
+  const resolver = createPathResolver(options);
   return defineTool<EditArgs, EditOutput>({
     name: 'edit',
     description: EDIT_DESCRIPTION,
@@ -64,34 +65,44 @@ export function createEditTool(options: FileToolOptions): ToolDefinition<EditArg
       if (args.old_string === args.new_string) {
         throw new InvalidArgsError('old_string and new_string are identical, so the edit would change nothing.');
       }
-      const file = await policy.resolve(args.path, 'write');
-      const { text, validUtf8 } = await loadTextFile(file, 'edit');
-      if (!validUtf8) {
-        throw new ToolFailedError(
-          `${file.display} is not valid UTF-8; editing it as text would corrupt it. Use write to replace it whole.`,
-        );
-      }
-      const count = countOccurrences(text, args.old_string);
-      if (count === 0) throw new ToolFailedError(noMatchMessage(file.display, text, args.old_string));
-      if (count > 1 && args.replace_all !== true) {
-        throw new ToolFailedError(
-          `old_string matches ${count} times in ${file.display}. Add surrounding lines to old_string so it ` +
-            `matches exactly once, or set replace_all to true to replace all ${count}.`,
-        );
-      }
-      // split/join rather than String.replace, which would interpret `$&` and friends in new_string.
-      const updated = text.split(args.old_string).join(args.new_string);
+      const file = resolver.resolve(args.path, 'write');
       try {
-        await writeFileAtomic(file.real, Buffer.from(updated, 'utf8'));
-      } catch (error) {
-        throw describeFsError(error, file.display, 'edit');
+        return await editOpened(file, args);
+      } finally {
+        file.close();
       }
-      return { path: file.display, replacements: count };
     },
     renderContent(value) {
       return `Edited ${value.path}: ${value.replacements} replacement${value.replacements === 1 ? '' : 's'}.`;
     },
   });
+}
+
+/** The read-modify-write, through the descriptors the resolver opened: the file read is the file replaced. */
+async function editOpened(file: OpenedPath, args: EditArgs): Promise<EditOutput> {
+  const { text, validUtf8 } = await loadTextFile(file, 'edit');
+  if (!validUtf8) {
+    throw new ToolFailedError(
+      `${file.display} is not valid UTF-8; editing it as text would corrupt it. Use write to replace it whole.`,
+    );
+  }
+  const count = countOccurrences(text, args.old_string);
+  if (count === 0) throw new ToolFailedError(noMatchMessage(file.display, text, args.old_string));
+  if (count > 1 && args.replace_all !== true) {
+    throw new ToolFailedError(
+      `old_string matches ${count} times in ${file.display}. Add surrounding lines to old_string so it ` +
+        `matches exactly once, or set replace_all to true to replace all ${count}.`,
+    );
+  }
+  // split/join rather than String.replace, which would interpret `$&` and friends in new_string.
+  const updated = text.split(args.old_string).join(args.new_string);
+  if (file.parentFd === undefined || file.name === undefined) throw new ToolFailedError(`${file.display} is a directory, not a file.`);
+  try {
+    await writeFileAtomicAt(file.parentFd, file.name, Buffer.from(updated, 'utf8'), file.stat);
+  } catch (error) {
+    throw describeFsError(error, file.display, 'edit');
+  }
+  return { path: file.display, replacements: count };
 }
 
 /** Non-overlapping occurrences, the same ones split/join replaces. */

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_GLOB_RESULTS } from '../limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { compileGlob, createGlobTool, type GlobArgs } from './glob.js';
-import type { FileToolOptions } from './workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
 
 let dir: string;
 let ws: string;
@@ -45,8 +45,8 @@ function execWith(signal = new AbortController().signal): ToolExecContext {
   return { signal, callId: 't1', deferContext() {} };
 }
 
-function glob(args: GlobArgs, options: Partial<FileToolOptions> = {}, exec = execWith()) {
-  const tool = createGlobTool({ cwd: ws, ...options });
+function glob(args: GlobArgs, options: Partial<WorkspacePolicyInput> = {}, exec = execWith()) {
+  const tool = createGlobTool({ policy: resolveWorkspacePolicy({ cwd: ws, ...options }) });
   return Promise.resolve(tool.execute(args, exec)).then((value) => ({ value, content: tool.renderContent!(value) }));
 }
 

@@ -1,23 +1,13 @@
-// The `glob` tool, plus the two pieces `grep` shares with it: a small glob matcher and a directory
-// walk that stays inside the read policy (symlinks are followed only to places the policy allows).
+// The `glob` tool, plus the glob matcher `grep` shares with it. The directory walk both use is in
+// walk-files.ts.
 
-import type { Dirent } from 'node:fs';
-import * as fs from 'node:fs/promises';
-import path from 'node:path';
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { MAX_GLOB_BRACE_EXPANSIONS, MAX_GLOB_RESULTS, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import {
-  createWorkspacePolicy,
-  describeFsError,
-  isWithinAny,
-  throwIfAborted,
-  type FileToolOptions,
-  type PolicyRoots,
-  type ResolvedPath,
-} from './workspace-policy.js';
+import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
+import { walkFiles } from './walk-files.js';
 
 export interface GlobArgs {
   pattern: string;
@@ -73,7 +63,7 @@ export const GLOB_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createGlobTool(options: FileToolOptions): ToolDefinition<GlobArgs, GlobOutput> {
-  const policy = createWorkspacePolicy(options);
+  const resolver = createPathResolver(options);
   return defineTool<GlobArgs, GlobOutput>({
     name: 'glob',
     description: GLOB_DESCRIPTION,
@@ -82,31 +72,35 @@ export function createGlobTool(options: FileToolOptions): ToolDefinition<GlobArg
     isConcurrencySafe: true,
     async execute(args, exec) {
       const matcher = compileGlob(args.pattern, 'pattern');
-      const root = await policy.resolve(args.path ?? '.', 'read');
-      await requireDirectory(root);
-      const files: string[] = [];
-      let chars = 0;
-      let truncated = false;
-      const walk = walkFiles({
-        root,
-        roots: await policy.roots('read'),
-        signal: exec.signal,
-        tool: 'glob',
-        skipNames: skippedNames(matcher),
-        enter: (dir) => matcher.mayContain(dir),
-      });
-      for await (const file of walk) {
-        if (!matcher.matches(file.relative)) continue;
-        const shown = policy.display(file.absolute);
-        if (files.length >= MAX_GLOB_RESULTS || chars + shown.length + 1 > MAX_TOOL_OUTPUT_CHARS) {
-          truncated = true;
-          break;
+      const root = resolver.resolve(args.path ?? '.', 'read');
+      try {
+        requireDirectory(root);
+        const files: string[] = [];
+        let chars = 0;
+        let truncated = false;
+        const walk = walkFiles({
+          root,
+          resolver,
+          signal: exec.signal,
+          tool: 'glob',
+          skipNames: skippedNames(matcher),
+          enter: (dir) => matcher.mayContain(dir),
+        });
+        for await (const file of walk) {
+          if (!matcher.matches(file.relative)) continue;
+          const shown = resolver.display(file.absolute);
+          if (files.length >= MAX_GLOB_RESULTS || chars + shown.length + 1 > MAX_TOOL_OUTPUT_CHARS) {
+            truncated = true;
+            break;
+          }
+          files.push(shown);
+          chars += shown.length + 1;
         }
-        files.push(shown);
-        chars += shown.length + 1;
+        files.sort(compareStrings);
+        return { pattern: args.pattern, path: root.display, files, truncated };
+      } finally {
+        root.close();
       }
-      files.sort(compareStrings);
-      return { pattern: args.pattern, path: root.display, files, truncated };
     },
     renderContent(value) {
       if (value.files.length === 0) return `No files under ${value.path} match ${value.pattern}.`;
@@ -120,15 +114,9 @@ export function createGlobTool(options: FileToolOptions): ToolDefinition<GlobArg
   });
 }
 
-async function requireDirectory(root: ResolvedPath): Promise<void> {
-  if (!root.exists) throw new ToolFailedError(`${root.display} does not exist. Omit path to search the workspace.`);
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await fs.stat(root.real)).isDirectory();
-  } catch (error) {
-    throw describeFsError(error, root.display, 'search');
-  }
-  if (!isDirectory) {
+function requireDirectory(root: OpenedPath): void {
+  if (root.stat === undefined) throw new ToolFailedError(`${root.display} does not exist. Omit path to search the workspace.`);
+  if (!root.stat.isDirectory()) {
     throw new ToolFailedError(`${root.display} is a file, not a directory. Use read to see it, or give its directory as path.`);
   }
 }
@@ -322,80 +310,4 @@ function matchSegments(segments: readonly Segment[], si: number, parts: readonly
     si++;
     pi++;
   }
-}
-
-/** A regular file found by a walk. */
-export interface WalkedFile {
-  /** Absolute path under the walk root as given (symlinks kept), for display. */
-  readonly absolute: string;
-  /** `/`-separated path relative to the walk root, for matching. */
-  readonly relative: string;
-  /** Real path, inside the read policy, for opening. */
-  readonly real: string;
-}
-
-export interface WalkOptions {
-  /** An existing directory the policy accepted. */
-  readonly root: ResolvedPath;
-  /** Readable roots: symlinks whose targets lie outside them are not followed or listed. */
-  readonly roots: PolicyRoots;
-  readonly signal: AbortSignal;
-  /** Tool name for the abort message. */
-  readonly tool: string;
-  /** Directory names not to enter. */
-  readonly skipNames: ReadonlySet<string>;
-  /** Return false to skip a directory (relative to the root). */
-  readonly enter?: (relativeDir: string) => boolean;
-}
-
-/**
- * Yields the regular files below `root` depth-first, entries in name order. Follows symlinks only to
- * targets inside the read policy and never into a directory that is already on the current path.
- */
-export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkedFile> {
-  const { root, roots, signal, tool, skipNames, enter } = options;
-  const ancestors = new Set<string>([root.real]);
-
-  async function* walkDir(absolute: string, real: string, relative: string): AsyncGenerator<WalkedFile> {
-    throwIfAborted(signal, tool);
-    let entries: Dirent[];
-    try {
-      entries = await fs.readdir(real, { withFileTypes: true });
-    } catch (error) {
-      // The root must be readable; a subdirectory that vanished or refuses us is just skipped.
-      if (relative === '') throw describeFsError(error, root.display, 'search');
-      return;
-    }
-    entries.sort((a, b) => compareStrings(a.name, b.name));
-    for (const entry of entries) {
-      throwIfAborted(signal, tool);
-      const childAbsolute = path.join(absolute, entry.name);
-      const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      let childReal = path.join(real, entry.name);
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        try {
-          childReal = await fs.realpath(childReal);
-          const stat = await fs.stat(childReal);
-          isDirectory = stat.isDirectory();
-          isFile = stat.isFile();
-        } catch {
-          continue; // dangling or unreadable link
-        }
-        if (!isWithinAny(childReal, roots.real)) continue;
-      }
-      if (isDirectory) {
-        if (skipNames.has(entry.name) || ancestors.has(childReal)) continue;
-        if (enter && !enter(childRelative)) continue;
-        ancestors.add(childReal);
-        yield* walkDir(childAbsolute, childReal, childRelative);
-        ancestors.delete(childReal);
-      } else if (isFile) {
-        yield { absolute: childAbsolute, relative: childRelative, real: childReal };
-      }
-    }
-  }
-
-  yield* walkDir(root.absolute, root.real, '');
 }

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_LINE_CHARS } from '../limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createGrepTool, type GrepArgs } from './grep.js';
-import type { FileToolOptions } from './workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
 
 let dir: string;
 let ws: string;
@@ -35,8 +35,8 @@ function execWith(signal = new AbortController().signal): ToolExecContext {
   return { signal, callId: 't1', deferContext() {} };
 }
 
-function grep(args: GrepArgs, options: Partial<FileToolOptions> = {}, exec = execWith()) {
-  const tool = createGrepTool({ cwd: ws, ...options });
+function grep(args: GrepArgs, options: Partial<WorkspacePolicyInput> = {}, exec = execWith()) {
+  const tool = createGrepTool({ policy: resolveWorkspacePolicy({ cwd: ws, ...options }) });
   return Promise.resolve(tool.execute(args, exec)).then((value) => ({ value, content: tool.renderContent!(value) }));
 }
 

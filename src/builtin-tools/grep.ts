@@ -1,22 +1,18 @@
 // The `grep` tool: search file contents line by line with a JavaScript regular expression.
 
-import { constants } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import * as fs from 'node:fs';
 import path from 'node:path';
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { BINARY_SNIFF_BYTES, MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { compileGlob, skippedNames, walkFiles, type GlobMatcher, type WalkedFile } from './glob.js';
+import { looksBinary, throwIfAborted } from './fs-errors.js';
+import { compileGlob, skippedNames, type GlobMatcher } from './glob.js';
+import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
 import { shortenLine, splitLines } from './read.js';
-import {
-  createWorkspacePolicy,
-  describeFsError,
-  looksBinary,
-  throwIfAborted,
-  type FileToolOptions,
-} from './workspace-policy.js';
+import { closeQuietly, readAllFd } from './safe-fs.js';
+import { walkFiles, type WalkedFile } from './walk-files.js';
 
 export interface GrepArgs {
   pattern: string;
@@ -104,7 +100,7 @@ export const GREP_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createGrepTool(options: FileToolOptions): ToolDefinition<GrepArgs, GrepOutput> {
-  const policy = createWorkspacePolicy(options);
+  const resolver = createPathResolver(options);
   return defineTool<GrepArgs, GrepOutput>({
     name: 'grep',
     description: GREP_DESCRIPTION,
@@ -115,64 +111,48 @@ export function createGrepTool(options: FileToolOptions): ToolDefinition<GrepArg
       const regex = compileRegex(args.pattern, args.ignore_case === true);
       const filter = args.glob === undefined ? undefined : compileGlob(args.glob, 'glob');
       const byName = args.glob !== undefined && !args.glob.includes('/');
-      const target = await policy.resolve(args.path ?? '.', 'read');
-      if (!target.exists) {
-        throw new ToolFailedError(`${target.display} does not exist. Omit path to search the whole workspace.`);
-      }
-      let isDirectory: boolean;
+      const target = resolver.resolve(args.path ?? '.', 'read');
       try {
-        isDirectory = (await fs.stat(target.real)).isDirectory();
-      } catch (error) {
-        throw describeFsError(error, target.display, 'search');
-      }
-
-      const files: AsyncIterable<WalkedFile> | WalkedFile[] = isDirectory
-        ? walkFiles({
-            root: target,
-            roots: await policy.roots('read'),
-            signal: exec.signal,
-            tool: 'grep',
-            skipNames: skippedNames(filter),
-            enter: filter && !byName ? (dir) => filter.mayContain(dir) : undefined,
-          })
-        : [{ absolute: target.absolute, relative: path.basename(target.absolute), real: target.real }];
-
-      const result: GrepOutput = {
-        pattern: args.pattern,
-        path: target.display,
-        matches: [],
-        truncated: false,
-        filesSearched: 0,
-        filesSkipped: 0,
-      };
-      let chars = 0;
-      for await (const file of files) {
-        throwIfAborted(exec.signal, 'grep');
-        if (isDirectory && filter && !passesFilter(filter, byName, file.relative)) continue;
-        const text = await loadSearchable(file.real);
-        if (text === undefined) {
-          result.filesSkipped++;
-          continue;
+        if (target.fd === undefined || target.stat === undefined) {
+          throw new ToolFailedError(`${target.display} does not exist. Omit path to search the whole workspace.`);
         }
-        result.filesSearched++;
-        const shown = policy.display(file.absolute);
-        const lines = splitLines(text);
-        for (let i = 0; i < lines.length; i++) {
-          if (i % LINES_PER_ABORT_CHECK === 0) throwIfAborted(exec.signal, 'grep');
-          const line = lines[i] ?? '';
-          if (!regex.test(line)) continue;
-          const match: GrepMatch = { path: shown, line: i + 1, text: shortenLine(line) };
-          const size = match.path.length + match.text.length + 16;
-          if (result.matches.length >= MAX_GREP_MATCHES || chars + size > MAX_TOOL_OUTPUT_CHARS) {
-            result.truncated = true;
-            break;
+        const isDirectory = target.stat.isDirectory();
+        const files: AsyncIterable<WalkedFile> | WalkedFile[] = isDirectory
+          ? walkFiles({
+              root: target,
+              resolver,
+              signal: exec.signal,
+              tool: 'grep',
+              skipNames: skippedNames(filter),
+              enter: filter && !byName ? (dir) => filter.mayContain(dir) : undefined,
+            })
+          : [{ absolute: target.absolute, relative: path.basename(target.absolute), open: () => reopen(target) }];
+
+        const result: GrepOutput = {
+          pattern: args.pattern,
+          path: target.display,
+          matches: [],
+          truncated: false,
+          filesSearched: 0,
+          filesSkipped: 0,
+        };
+        const budget = { chars: 0 };
+        for await (const file of files) {
+          throwIfAborted(exec.signal, 'grep');
+          if (isDirectory && filter && !passesFilter(filter, byName, file.relative)) continue;
+          const text = await loadSearchable(file);
+          if (text === undefined) {
+            result.filesSkipped++;
+            continue;
           }
-          result.matches.push(match);
-          chars += size;
+          result.filesSearched++;
+          searchLines(text, regex, resolver.display(file.absolute), result, budget, exec.signal);
+          if (result.truncated) break;
         }
-        if (result.truncated) break;
+        return result;
+      } finally {
+        target.close();
       }
-      return result;
     },
     renderContent(value) {
       const notes: string[] = [];
@@ -209,19 +189,57 @@ function passesFilter(filter: GlobMatcher, byName: boolean, relative: string): b
   return filter.matches(byName ? relative.slice(relative.lastIndexOf('/') + 1) : relative);
 }
 
-/** The file's text, or undefined when it is binary, too large, or cannot be read (skipped, not fatal). */
-async function loadSearchable(real: string): Promise<string | undefined> {
-  let handle: fs.FileHandle | undefined;
+/**
+ * The matching loop over one file's text: appends matching lines to `result` until the match or
+ * output budget runs out (then sets `truncated`). Kept apart so the regex can run elsewhere.
+ */
+function searchLines(
+  text: string,
+  regex: RegExp,
+  shown: string,
+  result: GrepOutput,
+  budget: { chars: number },
+  signal: AbortSignal,
+): void {
+  const lines = splitLines(text);
+  for (let i = 0; i < lines.length; i++) {
+    if (i % LINES_PER_ABORT_CHECK === 0) throwIfAborted(signal, 'grep');
+    const line = lines[i] ?? '';
+    if (!regex.test(line)) continue;
+    const match: GrepMatch = { path: shown, line: i + 1, text: shortenLine(line) };
+    const size = match.path.length + match.text.length + 16;
+    if (result.matches.length >= MAX_GREP_MATCHES || budget.chars + size > MAX_TOOL_OUTPUT_CHARS) {
+      result.truncated = true;
+      return;
+    }
+    result.matches.push(match);
+    budget.chars += size;
+  }
+}
+
+/** A second descriptor on the object `target` already holds (the walk's file entries close theirs). */
+function reopen(target: OpenedPath): number | undefined {
+  if (target.fd === undefined) return undefined;
   try {
-    handle = await fs.open(real, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = await handle.stat();
+    return fs.openSync(`/proc/self/fd/${target.fd}`, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's text, or undefined when it is binary, too large, or cannot be read (skipped, not fatal). */
+async function loadSearchable(file: WalkedFile): Promise<string | undefined> {
+  const fd = file.open();
+  if (fd === undefined) return undefined;
+  try {
+    const stat = fs.fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
-    const bytes = await handle.readFile();
-    if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) return undefined;
+    const bytes = await readAllFd(fd, MAX_GREP_FILE_BYTES, stat.size);
+    if (bytes === undefined || looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) return undefined;
     return new TextDecoder('utf-8').decode(bytes);
   } catch {
     return undefined;
   } finally {
-    await handle?.close().catch(() => undefined);
+    closeQuietly(fd);
   }
 }

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { checkJson } from '../json.js';
 import type { ToolExecContext } from '../tools/types.js';
+import { resolveWorkspacePolicy } from '../sandbox/workspace-policy.js';
 import { createFileTools } from './index.js';
 
 let ws: string;
@@ -33,7 +34,7 @@ function properties(schema: unknown, at = ''): [string, Record<string, unknown>]
 }
 
 describe('createFileTools', () => {
-  const tools = createFileTools({ cwd: '/nonexistent-workspace' });
+  const tools = createFileTools({ policy: { cwd: '/nonexistent-workspace', read: [], write: [], network: false, processes: true } });
 
   it('returns the five file tools sorted by name', () => {
     expect(tools.map((tool) => tool.name)).toEqual(['edit', 'glob', 'grep', 'read', 'write']);
@@ -62,7 +63,7 @@ describe('createFileTools', () => {
 
   it('returns values that are JSON and match each output schema', async () => {
     const ajv = new Ajv2020({ strict: true });
-    const byName = new Map(createFileTools({ cwd: ws }).map((tool) => [tool.name, tool]));
+    const byName = new Map(createFileTools({ policy: resolveWorkspacePolicy({ cwd: ws }) }).map((tool) => [tool.name, tool]));
     const calls: [string, unknown][] = [
       ['read', { path: 'a.txt' }],
       ['grep', { pattern: 'world' }],

@@ -1,4 +1,4 @@
-// The workspace file tools as one list, sorted by name, sharing one path policy.
+// The workspace file tools as one list, sorted by name, sharing the harness's one WorkspacePolicy.
 
 import type { AnyToolDefinition } from '../tools/types.js';
 import { createEditTool } from './edit.js';
@@ -6,7 +6,7 @@ import { createGlobTool } from './glob.js';
 import { createGrepTool } from './grep.js';
 import { createReadTool } from './read.js';
 import { createWriteTool } from './write.js';
-import type { FileToolOptions } from './workspace-policy.js';
+import type { FileToolOptions } from './path-resolver.js';
 
 export { createEditTool, type EditArgs, type EditOutput } from './edit.js';
 export { compileGlob, createGlobTool, type GlobArgs, type GlobMatcher, type GlobOutput } from './glob.js';
@@ -14,14 +14,14 @@ export { createGrepTool, type GrepArgs, type GrepMatch, type GrepOutput } from '
 export { createReadTool, type ReadArgs, type ReadOutput } from './read.js';
 export { createWriteTool, type WriteArgs, type WriteOutput } from './write.js';
 export {
-  createWorkspacePolicy,
+  createPathResolver,
   type FileToolOptions,
+  type OpenedPath,
   type PathAccess,
-  type ResolvedPath,
-  type WorkspacePolicy,
-} from './workspace-policy.js';
+  type PathResolver,
+} from './path-resolver.js';
 
-/** `edit`, `glob`, `grep`, `read`, `write` for one workspace and its `--allow-*` widenings. */
+/** `edit`, `glob`, `grep`, `read`, `write` for one resolved policy (its workspace and `--allow-*` widenings). */
 export function createFileTools(options: FileToolOptions): AnyToolDefinition[] {
   const tools: AnyToolDefinition[] = [
     createReadTool(options),

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_FILE_BYTES } from '../limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createReadTool, type ReadArgs } from './read.js';
-import type { FileToolOptions } from './workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
 
 let dir: string;
 let ws: string;
@@ -29,8 +29,8 @@ afterEach(async () => {
 
 const exec: ToolExecContext = { signal: new AbortController().signal, callId: 't1', deferContext() {} };
 
-function read(args: ReadArgs, options: Partial<FileToolOptions> = {}) {
-  const tool = createReadTool({ cwd: ws, ...options });
+function read(args: ReadArgs, options: Partial<WorkspacePolicyInput> = {}) {
+  const tool = createReadTool({ policy: resolveWorkspacePolicy({ cwd: ws, ...options }) });
   return Promise.resolve(tool.execute(args, exec)).then((value) => ({ value, content: tool.renderContent!(value) }));
 }
 

@@ -1,20 +1,13 @@
 // The `read` tool: a slice of a text file, numbered like `cat -n`. Also home of the text-file
 // loader that `edit` shares, so both refuse the same files for the same reasons.
 
-import { constants } from 'node:fs';
-import * as fs from 'node:fs/promises';
-
 import { ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { BINARY_SNIFF_BYTES, DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_FILE_BYTES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import {
-  createWorkspacePolicy,
-  describeFsError,
-  looksBinary,
-  type FileToolOptions,
-  type ResolvedPath,
-} from './workspace-policy.js';
+import { describeFsError, looksBinary } from './fs-errors.js';
+import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
+import { readAllFd } from './safe-fs.js';
 
 export interface ReadArgs {
   path: string;
@@ -70,7 +63,7 @@ export const READ_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createReadTool(options: FileToolOptions): ToolDefinition<ReadArgs, ReadOutput> {
-  const policy = createWorkspacePolicy(options);
+  const resolver = createPathResolver(options);
   return defineTool<ReadArgs, ReadOutput>({
     name: 'read',
     description: READ_DESCRIPTION,
@@ -78,8 +71,13 @@ export function createReadTool(options: FileToolOptions): ToolDefinition<ReadArg
     outputSchema: READ_OUTPUT_SCHEMA,
     isConcurrencySafe: true,
     async execute(args) {
-      const file = await policy.resolve(args.path, 'read');
-      const { text } = await loadTextFile(file, 'read');
+      const file = resolver.resolve(args.path, 'read');
+      let text: string;
+      try {
+        ({ text } = await loadTextFile(file, 'read'));
+      } finally {
+        file.close();
+      }
       return numberLines(file.display, splitLines(text), args.offset ?? 1, args.limit ?? DEFAULT_READ_LIMIT_LINES);
     },
     renderContent(value) {
@@ -157,43 +155,37 @@ export interface TextFile {
 }
 
 /**
- * Loads a file the policy accepted as text, refusing what cannot sensibly be shown or edited:
- * a missing path, a directory, a device or pipe, a file over MAX_READ_FILE_BYTES, binary content.
+ * Loads a file the policy accepted (through its opened descriptor) as text, refusing what cannot
+ * sensibly be shown or edited: a missing path, a directory, a device or pipe, a file over
+ * MAX_READ_FILE_BYTES, binary content. The caller closes `file`.
  */
-export async function loadTextFile(file: ResolvedPath, tool: 'read' | 'edit'): Promise<TextFile> {
+export async function loadTextFile(file: OpenedPath, tool: 'read' | 'edit'): Promise<TextFile> {
   const missingHint = tool === 'edit' ? 'Use write to create a new file, or glob to find the right path.' : 'Use glob to find the right path.';
-  if (!file.exists) throw new ToolFailedError(`${file.display} does not exist. ${missingHint}`);
-  let handle: fs.FileHandle;
+  if (file.fd === undefined || file.stat === undefined) throw new ToolFailedError(`${file.display} does not exist. ${missingHint}`);
+  const stat = file.stat;
+  if (stat.isDirectory()) {
+    throw new ToolFailedError(
+      `${file.display} is a directory, not a file. Use glob with path "${file.display}" to list its files.`,
+    );
+  }
+  if (!stat.isFile()) throw new ToolFailedError(`${file.display} is not a regular file (a device, socket or pipe).`);
+  const tooBig = (size: number): ToolFailedError =>
+    new ToolFailedError(
+      `${file.display} is ${size} bytes, over the ${MAX_READ_FILE_BYTES}-byte limit of ${tool}. ` +
+        `Use grep to find the lines you need.`,
+    );
+  if (stat.size > MAX_READ_FILE_BYTES) throw tooBig(stat.size);
+  let bytes: Buffer | undefined;
   try {
-    // O_NONBLOCK so that a named pipe cannot hang the open; it has no effect on regular files.
-    handle = await fs.open(file.real, constants.O_RDONLY | constants.O_NONBLOCK);
+    bytes = await readAllFd(file.fd, MAX_READ_FILE_BYTES, stat.size);
   } catch (error) {
     throw describeFsError(error, file.display, tool);
   }
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) {
-      throw new ToolFailedError(
-        `${file.display} is a directory, not a file. Use glob with path "${file.display}" to list its files.`,
-      );
-    }
-    if (!stat.isFile()) throw new ToolFailedError(`${file.display} is not a regular file (a device, socket or pipe).`);
-    if (stat.size > MAX_READ_FILE_BYTES) {
-      throw new ToolFailedError(
-        `${file.display} is ${stat.size} bytes, over the ${MAX_READ_FILE_BYTES}-byte limit of ${tool}. ` +
-          `Use grep to find the lines you need.`,
-      );
-    }
-    const bytes = await handle.readFile();
-    if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) {
-      throw new ToolFailedError(`${file.display} is a binary file (it contains NUL bytes); ${tool} only handles text.`);
-    }
-    return decodeText(bytes);
-  } catch (error) {
-    throw describeFsError(error, file.display, tool);
-  } finally {
-    await handle.close().catch(() => undefined);
+  if (bytes === undefined) throw tooBig(MAX_READ_FILE_BYTES + 1);
+  if (looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) {
+    throw new ToolFailedError(`${file.display} is a binary file (it contains NUL bytes); ${tool} only handles text.`);
   }
+  return decodeText(bytes);
 }
 
 function decodeText(bytes: Uint8Array): TextFile {

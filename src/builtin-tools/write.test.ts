@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { ToolExecContext } from '../tools/types.js';
-import type { FileToolOptions } from './workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
 import { createWriteTool, type WriteArgs } from './write.js';
 
 let dir: string;
@@ -26,8 +26,8 @@ afterEach(async () => {
 
 const exec: ToolExecContext = { signal: new AbortController().signal, callId: 't1', deferContext() {} };
 
-function write(args: WriteArgs, options: Partial<FileToolOptions> = {}) {
-  const tool = createWriteTool({ cwd: ws, ...options });
+function write(args: WriteArgs, options: Partial<WorkspacePolicyInput> = {}) {
+  const tool = createWriteTool({ policy: resolveWorkspacePolicy({ cwd: ws, ...options }) });
   return Promise.resolve(tool.execute(args, exec)).then((value) => ({ value, content: tool.renderContent!(value) }));
 }
 

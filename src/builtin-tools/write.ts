@@ -1,13 +1,11 @@
 // The `write` tool: create or replace a whole file, atomically, creating parent directories.
 
-import * as fs from 'node:fs/promises';
-import path from 'node:path';
-
 import { ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { writeFileAtomic } from './atomic-write.js';
-import { createWorkspacePolicy, describeFsError, type FileToolOptions } from './workspace-policy.js';
+import { writeFileAtomicAt } from './atomic-write.js';
+import { describeFsError } from './fs-errors.js';
+import { createPathResolver, type FileToolOptions } from './path-resolver.js';
 
 export interface WriteArgs {
   path: string;
@@ -46,24 +44,25 @@ export const WRITE_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createWriteTool(options: FileToolOptions): ToolDefinition<WriteArgs, WriteOutput> {
-  const policy = createWorkspacePolicy(options);
+  const resolver = createPathResolver(options);
   return defineTool<WriteArgs, WriteOutput>({
     name: 'write',
     description: WRITE_DESCRIPTION,
     inputSchema: WRITE_INPUT_SCHEMA,
     outputSchema: WRITE_OUTPUT_SCHEMA,
     async execute(args) {
-      const file = await policy.resolve(args.path, 'write');
       const data = Buffer.from(args.content, 'utf8');
+      const file = resolver.resolve(args.path, 'write', { createParents: true });
       try {
-        if (file.exists && (await fs.stat(file.real)).isDirectory()) {
+        if (file.stat?.isDirectory() === true || file.parentFd === undefined || file.name === undefined) {
           throw new ToolFailedError(`${file.display} is a directory; write needs a file path inside it.`);
         }
-        await fs.mkdir(path.dirname(file.real), { recursive: true });
-        const { created } = await writeFileAtomic(file.real, data);
+        const { created } = await writeFileAtomicAt(file.parentFd, file.name, data, file.stat);
         return { path: file.display, bytes: data.byteLength, created };
       } catch (error) {
         throw describeFsError(error, file.display, 'write');
+      } finally {
+        file.close();
       }
     },
     renderContent(value) {
