@@ -6,7 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createBashTool } from './builtin-tools/bash.js';
 import { createFileTools } from './builtin-tools/index.js';
-import { resolveWorkspacePolicy } from './sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicy } from './sandbox/workspace-policy.js';
 import { createContext, type Context, type Plugin } from './context/context.js';
 import { getPreset, DEFAULT_PRESET, type PresetDefinition } from './presets/presets.js';
 import { ptcPlugin } from './ptc/plugin.js';
@@ -47,13 +47,17 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
+/** A policy made by resolveWorkspacePolicy (frozen, real paths); passed through as the same object. */
+const workspacePolicySchema = z.custom<WorkspacePolicy>(
+  (value) => typeof value === 'object' && value !== null && Object.isFrozen(value) && typeof (value as { cwd?: unknown }).cwd === 'string',
+  { message: 'policy must come from resolveWorkspacePolicy()' },
+);
+
 const builtinToolsConfig = z.object({
-  cwd: z.string().min(1),
+  /** The harness's one policy, shared by the file tools, bash and run_code. */
+  policy: workspacePolicySchema,
   tools: z.array(z.enum(['bash', 'edit', 'glob', 'grep', 'read', 'write'])),
   sandbox: z.enum(['required', 'auto', 'off']).default('auto'),
-  allowRead: z.array(z.string().min(1)).default([]),
-  allowWrite: z.array(z.string().min(1)).default([]),
-  allowNet: z.boolean().default(false),
 });
 
 /** Registers the chosen built-in tools as effects of this plugin. */
@@ -63,45 +67,28 @@ export const builtinToolsPlugin: Plugin<z.infer<typeof builtinToolsConfig>> = {
   config: builtinToolsConfig,
   apply(ctx, config) {
     const wanted = new Set(config.tools);
-    const policy = resolveWorkspacePolicy({
-      cwd: config.cwd,
-      allowRead: config.allowRead,
-      allowWrite: config.allowWrite,
-      network: config.allowNet,
-    });
+    const { policy } = config;
     const files = createFileTools({ policy }).filter((tool) => wanted.has(tool.name as never));
     for (const tool of files) ctx.tools.register(tool);
-    if (wanted.has('bash')) {
-      ctx.tools.register(
-        createBashTool({
-          cwd: config.cwd,
-          sandbox: config.sandbox,
-          allowRead: config.allowRead,
-          allowWrite: config.allowWrite,
-          network: config.allowNet,
-        }),
-      );
-    }
+    if (wanted.has('bash')) ctx.tools.register(createBashTool({ policy, sandbox: config.sandbox }));
   },
 };
 
 export function createHarness(options: HarnessOptions = {}): Harness {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const preset = getPreset(options.preset ?? DEFAULT_PRESET);
-  const allowRead = (options.allowRead ?? []).map((p) => path.resolve(cwd, p));
-  const allowWrite = (options.allowWrite ?? []).map((p) => path.resolve(cwd, p));
   const sandbox = options.sandbox ?? 'auto';
+  // THE policy (docs/sandbox.md): resolved once here, the same object for every consumer.
+  const policy = resolveWorkspacePolicy({
+    cwd,
+    ...(options.allowRead === undefined ? {} : { allowRead: options.allowRead }),
+    ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
+    network: options.allowNet ?? false,
+  });
 
   const ctx = createContext();
   ctx.provide('tools', new ToolRuntime(ctx, { mode: preset.mode }));
-  ctx.plugin(builtinToolsPlugin, {
-    cwd,
-    tools: [...preset.tools],
-    sandbox,
-    allowRead,
-    allowWrite,
-    allowNet: options.allowNet ?? false,
-  });
+  ctx.plugin(builtinToolsPlugin, { policy, tools: [...preset.tools], sandbox });
 
   let runtime = options.runtime;
   const ownsRuntime = runtime === undefined && preset.mode === 'ptc';
@@ -114,9 +101,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   if (runtime) {
     ctx.provide('ptcRuntime', runtime);
     ctx.plugin(ptcPlugin, {
-      cwd,
+      cwd: policy.cwd,
       ...(options.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: options.maxParallelSubCalls } : {}),
-      policy: { allowRead, allowWrite, network: options.allowNet ?? false },
+      policy: { allowRead: [...policy.read], allowWrite: [...policy.write], network: policy.network },
     });
   }
 

@@ -76,6 +76,12 @@ export const SANDBOX_SHM_MAX_BYTES = 64 * 1024 * 1024;
  * both; an idle Node process has about 7-11), enforced with a pids cgroup where one can be made.
  */
 export const MAX_SANDBOX_TASKS = 512;
+/** Processes remembered per launch for the final kill (descendants sampled from /proc). */
+export const MAX_TRACKED_DESCENDANTS = 1_024;
+/** How long the end of a launch waits for its killed processes to vanish (pid namespace teardown). */
+export const PROCESS_TREE_VANISH_WAIT_MS = 2_000;
+/** How often `bash` samples its command's descendants from /proc where no pid namespace holds them. */
+export const PROCESS_TREE_SAMPLE_MS = 10;
 /** JSON nesting of one control frame (the frame object itself is level 1); deeper frames are PROTOCOL. */
 export const MAX_FRAME_DEPTH = 256;
 /** JSON nesting of any value the harness serialises for a program or a tool (args, results, values). */
@@ -90,6 +96,8 @@ export const DEFAULT_GREP_TIMEOUT_MS = 30_000;
 export const GREP_REGEX_WARM_WORKERS = 2;
 /** Regex worker threads busy at once; further matches queue (their deadline keeps running while they wait). */
 export const GREP_REGEX_MAX_WORKERS = 4;
+/** A regex worker beyond GREP_REGEX_WARM_WORKERS ends after being idle this long. */
+export const GREP_REGEX_IDLE_MS = 30_000;
 
 // Model calls (src/llm). Each is overridable through the retry options of `withModelRetry`.
 

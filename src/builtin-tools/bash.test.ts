@@ -12,7 +12,7 @@ import { startConnectionCounter, type ConnectionCounter } from '../../test/helpe
 import { createContext } from '../context/context.js';
 import { MAX_BASH_STREAM_BYTES } from '../limits.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import { overrideSandboxProbe } from '../sandbox/index.js';
+import { overrideSandboxProbe, resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createBashTool, type BashArgs, type BashOutput, type BashToolOptions } from './bash.js';
@@ -47,8 +47,23 @@ function execContext(signal: AbortSignal = new AbortController().signal): ToolEx
   return { signal, callId: 't1', deferContext() {} };
 }
 
-async function bash(args: BashArgs, options: Partial<BashToolOptions> = {}, signal?: AbortSignal): Promise<BashOutput> {
-  const tool = createBashTool({ cwd: ws, sandbox: 'auto', ...options });
+/** Test options: the tool's own plus the policy widenings, resolved into one policy like createHarness does. */
+type TestOptions = Partial<Omit<BashToolOptions, 'policy'>> & Omit<WorkspacePolicyInput, 'cwd'>;
+
+function options(given: TestOptions = {}): BashToolOptions {
+  const { allowRead, allowWrite, network, processes, ...rest } = given;
+  const policy = resolveWorkspacePolicy({
+    cwd: ws,
+    ...(allowRead === undefined ? {} : { allowRead }),
+    ...(allowWrite === undefined ? {} : { allowWrite }),
+    ...(network === undefined ? {} : { network }),
+    ...(processes === undefined ? {} : { processes }),
+  });
+  return { policy, sandbox: 'auto', ...rest };
+}
+
+async function bash(args: BashArgs, given: TestOptions = {}, signal?: AbortSignal): Promise<BashOutput> {
+  const tool = createBashTool(options(given));
   return tool.execute(args, execContext(signal));
 }
 
@@ -72,7 +87,7 @@ describe.each<SandboxMode>(['auto', 'off'])('bash (sandbox %s)', (sandbox) => {
   const expectedBackend = sandbox === 'auto' ? 'bwrap' : 'none';
 
   it.skipIf(sandbox === 'auto' && skipWithoutBwrap)('returns the exit code and both streams, and reports the sandbox', async () => {
-    const tool = createBashTool({ cwd: ws, sandbox });
+    const tool = createBashTool(options({ sandbox }));
     const value = await tool.execute({ command: 'echo out; echo err >&2; exit 3' }, execContext());
     expect(value).toMatchObject({ exitCode: 3, signal: null, stdout: 'out\n', stderr: 'err\n', timedOut: false, truncated: false });
     expect(value.sandbox.backend).toBe(expectedBackend);
@@ -90,7 +105,7 @@ describe.each<SandboxMode>(['auto', 'off'])('bash (sandbox %s)', (sandbox) => {
   });
 
   it('keeps the start and end of a flood and says it truncated', async () => {
-    const tool = createBashTool({ cwd: ws, sandbox });
+    const tool = createBashTool(options({ sandbox }));
     const value = await tool.execute({ command: 'echo START; head -c 200000 /dev/zero | tr "\\0" a; echo; echo END' }, execContext());
     expect(value.truncated).toBe(true);
     expect(value.stdout.startsWith('START\naaa')).toBe(true);
@@ -102,7 +117,7 @@ describe.each<SandboxMode>(['auto', 'off'])('bash (sandbox %s)', (sandbox) => {
 
   it('kills the whole tree at the deadline (a `sleep & wait` is gone afterwards)', async () => {
     const marker = sleepMarker();
-    const tool = createBashTool({ cwd: ws, sandbox });
+    const tool = createBashTool(options({ sandbox }));
     const value = await tool.execute({ command: `sleep ${marker} & echo started; wait`, timeout_ms: 2_000 }, execContext());
     expect(value.stdout).toBe('started\n');
     expect(value.timedOut).toBe(true);
@@ -173,23 +188,23 @@ describe.skipIf(skipWithoutBwrap)('bash under bwrap', () => {
 
 describe('createBashTool options', () => {
   it('rejects out-of-range limits and an unknown sandbox mode with CONFIG', () => {
-    expect(() => createBashTool({ cwd: ws, sandbox: 'auto', timeoutMs: 5 })).toThrow(expect.objectContaining({ code: 'CONFIG' }));
-    expect(() => createBashTool({ cwd: ws, sandbox: 'auto', maxStreamBytes: 0 })).toThrow(expect.objectContaining({ code: 'CONFIG' }));
-    expect(() => createBashTool({ cwd: ws, sandbox: 'strict' as SandboxMode })).toThrow(expect.objectContaining({ code: 'CONFIG' }));
+    expect(() => createBashTool(options({ sandbox: 'auto', timeoutMs: 5 }))).toThrow(expect.objectContaining({ code: 'CONFIG' }));
+    expect(() => createBashTool(options({ sandbox: 'auto', maxStreamBytes: 0 }))).toThrow(expect.objectContaining({ code: 'CONFIG' }));
+    expect(() => createBashTool(options({ sandbox: 'strict' as SandboxMode }))).toThrow(expect.objectContaining({ code: 'CONFIG' }));
   });
 
   it('is exclusive (not concurrency-safe) and advertises its own default deadline', () => {
-    const tool = createBashTool({ cwd: ws, sandbox: 'auto', timeoutMs: 5_000 });
+    const tool = createBashTool(options({ sandbox: 'auto', timeoutMs: 5_000 }));
     expect(tool.isConcurrencySafe).toBeUndefined();
     expect(JSON.stringify(tool.inputSchema)).toContain('default 5000');
   });
 });
 
 describe('bash through the tool registry', () => {
-  function registry(options: Partial<BashToolOptions> = {}): ToolRuntime {
+  function registry(given: TestOptions = {}): ToolRuntime {
     const ctx = createContext();
     ctx.provide('tools', new ToolRuntime(ctx));
-    ctx.tools.register(createBashTool({ cwd: ws, sandbox: 'auto', ...options }));
+    ctx.tools.register(createBashTool(options(given)));
     return ctx.tools;
   }
 

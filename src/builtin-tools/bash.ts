@@ -2,8 +2,7 @@
 // policy as run_code programs, so a program and a shell command can touch exactly the same things.
 // Output is bounded per stream; a timeout or an abort kills everything the command started.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 import { AbortedError, ConfigError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
@@ -13,23 +12,27 @@ import {
   MAX_BASH_STREAM_BYTES,
   MAX_BASH_TIMEOUT_MS,
   MIN_BASH_TIMEOUT_MS,
+  PROCESS_TREE_SAMPLE_MS,
 } from '../limits.js';
-import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
-import { defaultSandboxEnv, planLaunch, type LaunchPlan, type SandboxPolicy } from '../sandbox/index.js';
-import { realpathOrUndefined } from '../sandbox/policy.js';
+import {
+  defaultSandboxEnv,
+  planLaunch,
+  sandboxPolicyOf,
+  spawnConfined,
+  type LaunchPlan,
+  type WorkspacePolicy,
+} from '../sandbox/index.js';
+import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 
 export interface BashToolOptions {
-  /** The workspace: the command's working directory, readable and writable. */
-  readonly cwd: string;
+  /**
+   * The harness's one policy (resolveWorkspacePolicy): the command runs in `policy.cwd` and may read,
+   * write and reach what a run_code program may.
+   */
+  readonly policy: WorkspacePolicy;
   /** The same mode as the runtime's (`--sandbox`). */
   readonly sandbox: SandboxMode;
-  /** Extra readable paths (`--allow-read`); relative entries resolve against cwd. */
-  readonly allowRead?: readonly string[];
-  /** Extra writable paths (`--allow-write`); relative entries resolve against cwd. */
-  readonly allowWrite?: readonly string[];
-  /** Allow network (`--allow-net`). */
-  readonly network?: boolean;
   /** Deadline when a call gives no `timeout_ms`; default {@link DEFAULT_BASH_TIMEOUT_MS}. */
   readonly timeoutMs?: number;
   /** Bytes kept per stream; default {@link MAX_BASH_STREAM_BYTES}. */
@@ -124,7 +127,7 @@ export const BASH_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {
-  const cwd = path.resolve(options.cwd);
+  const { policy } = options;
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
   const maxStreamBytes = options.maxStreamBytes ?? MAX_BASH_STREAM_BYTES;
   if (!Number.isInteger(defaultTimeoutMs) || defaultTimeoutMs < MIN_BASH_TIMEOUT_MS || defaultTimeoutMs > MAX_BASH_TIMEOUT_MS) {
@@ -136,18 +139,11 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
   if (!['required', 'auto', 'off'].includes(options.sandbox)) {
     throw new ConfigError(`bash sandbox must be "required", "auto" or "off", got ${JSON.stringify(options.sandbox)}.`);
   }
-  const policyOf = (): SandboxPolicy => {
-    // The real cwd, so HOME names the directory the sandbox binds (it binds real paths only).
-    const realCwd = realpathOrUndefined(cwd) ?? cwd;
-    return {
-      cwd: realCwd,
-      read: (options.allowRead ?? []).map((p) => path.resolve(cwd, p)),
-      write: (options.allowWrite ?? []).map((p) => path.resolve(cwd, p)),
-      network: options.network ?? false,
-      processes: true,
-      env: defaultSandboxEnv(realCwd),
-    };
-  };
+  if (typeof policy !== 'object' || policy === null || typeof policy.cwd !== 'string') {
+    throw new ConfigError('bash needs a policy: pass resolveWorkspacePolicy({ cwd, ... }).');
+  }
+  // policy.cwd is real, so HOME names the directory the sandbox binds (it binds real paths only).
+  const sandboxPolicy = sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd));
 
   return defineTool<BashArgs, BashOutput>({
     name: 'bash',
@@ -160,7 +156,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
         kind: 'exec',
         command: 'bash',
         args: ['-c', args.command],
-        policy: policyOf(),
+        policy: sandboxPolicy,
         mode: options.sandbox,
         firstFreeFd: 3,
       });
@@ -223,7 +219,13 @@ function runPlan(
   plan: LaunchPlan,
   limits: { timeoutMs: number; maxStreamBytes: number; signal: AbortSignal },
 ): Promise<RunOutcome> {
-  const child = spawnPlan(plan);
+  // Without bwrap's pid namespace, a command's setsid orphans leave the process group: sample the
+  // tree so the kill still reaches them (docs/sandbox.md, "Starting and ending processes").
+  const confined = spawnConfined(plan, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(plan.backend === 'bwrap' ? {} : { sampleDescendantsMs: PROCESS_TREE_SAMPLE_MS }),
+  });
+  const child = confined.child;
   const stdout = new BoundedOutput(limits.maxStreamBytes);
   const stderr = new BoundedOutput(limits.maxStreamBytes);
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -235,14 +237,7 @@ function runPlan(
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    const killTree = (): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group is already gone.
-      }
-    };
+    const killTree = (): void => confined.killTree();
     const onAbort = (): void => {
       aborted = true;
       killTree();
@@ -261,38 +256,27 @@ function runPlan(
     child.once('error', (error) => {
       finish();
       killTree();
-      reject(new ToolFailedError(`bash could not be started: ${error.message}`, { cause: error }));
+      void confined.waitGone().then(() => reject(new ToolFailedError(`bash could not be started: ${error.message}`, { cause: error })));
     });
     child.once('exit', (code, signal) => {
       exit = { code, signal };
       // One command per call: background jobs it left behind go with it.
       killTree();
       drainTimer = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
+        (child.stdout as Readable | null)?.destroy();
+        (child.stderr as Readable | null)?.destroy();
       }, BASH_PIPE_DRAIN_MS);
     });
     child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
       finish();
       const status = exit ?? { code, signal };
-      resolve({ exitCode: status.code, signal: status.signal, stdout, stderr, timedOut, aborted });
+      // The call returns once nothing it started is left (and its pids group is removed).
+      killTree();
+      void confined.waitGone().then(() =>
+        resolve({ exitCode: status.code, signal: status.signal, stdout, stderr, timedOut, aborted }),
+      );
     });
   });
-}
-
-function spawnPlan(plan: LaunchPlan): ChildProcess {
-  try {
-    return spawn(plan.command, [...plan.args], {
-      env: { ...plan.env },
-      cwd: plan.cwd,
-      stdio: ['ignore', 'pipe', 'pipe', ...plan.passFds],
-      // Its own process group: kill(-pid) reaches the command and its descendants (or bwrap, whose
-      // death takes the sandbox's whole pid namespace with it).
-      detached: true,
-    });
-  } finally {
-    plan.release();
-  }
 }
 
 /** Keeps the first and the last half of a byte budget and counts what fell in between. */

@@ -9,7 +9,7 @@ import type { PtcRuntime, ResolvedRunSpec, RunRequest, RunResult, SandboxReport 
 import { resolveNodeRuntimeOptions, type NodeRuntimeConfig, type NodeRuntimeOptions } from './options.js';
 import { ProgramChild, type ChildLaunchOptions } from './program-child.js';
 import { runSession } from './run-session.js';
-import { NONE_ENFORCEMENT, planLaunch } from '../sandbox/index.js';
+import { NONE_ENFORCEMENT, planLaunch, sandboxPolicyOf, sweepStaleRunState, type WorkspacePolicy } from '../sandbox/index.js';
 import { stripProgram } from './strip.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -25,6 +25,8 @@ export interface NodeRuntime extends PtcRuntime {
 
 export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime {
   const config = resolveNodeRuntimeOptions(options);
+  // Temp dirs and pids groups of hosts that died without cleaning up (once per process, in the background).
+  void sweepStaleRunState();
   const pool = config.pool === false ? undefined : new WarmPool<ProgramChild>(config.pool);
   const resolvedSpecs = new WeakSet<ResolvedRunSpec>();
   const closing = new AbortController();
@@ -39,10 +41,9 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
     maxFrameBytes: config.maxFrameBytes,
     maxStdioBytes: config.maxStdioBytes,
     exitDrainGraceMs: config.exitDrainGraceMs,
-    cwd: spec.cwd,
-    read: spec.policy.read,
-    write: spec.policy.write,
-    network: spec.policy.network,
+    policy: workspacePolicyOf(spec, config.processes),
+    maxTasks: config.maxTasks,
+    tmpMaxBytes: config.tmpMaxBytes,
     onProcess: config.onProcess,
   });
   const starter = (spec: ResolvedRunSpec) => () => new ProgramChild(launchOptions(spec));
@@ -68,7 +69,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
         kind: 'node',
         command: config.nodePath,
         args: ['--input-type=module', '-'],
-        policy: { cwd: spec.cwd, read: spec.policy.read, write: spec.policy.write, network: spec.policy.network, processes: config.processes, env: {} },
+        policy: sandboxPolicyOf(workspacePolicyOf(spec, config.processes), {}),
         mode: config.sandbox,
         firstFreeFd: 4,
       });
@@ -181,6 +182,11 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
       await Promise.allSettled([...active]);
     },
   };
+}
+
+/** The run's policy: the runtime's process rule plus the request's paths and network (resolve()d). */
+function workspacePolicyOf(spec: ResolvedRunSpec, processes: boolean): WorkspacePolicy {
+  return { cwd: spec.cwd, read: spec.policy.read, write: spec.policy.write, network: spec.policy.network, processes };
 }
 
 /** Everything about a run that is fixed when its child is spawned (binds, network, cwd). */

@@ -14,11 +14,13 @@ import {
   MAX_PENDING_CALLS,
   MAX_POOL_POLICIES,
   MAX_PROGRAM_BYTES,
+  MAX_SANDBOX_TASKS,
   MAX_STDIO_CAPTURE_BYTES,
   MAX_TIMEOUT_MS,
   MIN_TIMEOUT_MS,
   RSS_HEADROOM_MB,
   RSS_WATCHDOG_INTERVAL_MS,
+  SANDBOX_TMP_MAX_BYTES,
 } from '../limits.js';
 import { createTimeoutDescriptor } from '../ptc-runtime/timeout.js';
 import type { SandboxMode, TimeoutDescriptor } from '../ptc-runtime/types.js';
@@ -42,6 +44,10 @@ export interface NodeRuntimeLimits {
   readonly rssLimitMb?: number;
   /** Watchdog sampling interval (default RSS_WATCHDOG_INTERVAL_MS). */
   readonly rssIntervalMs?: number;
+  /** Tasks (processes and threads) alive at once in a bwrap sandbox, where a pids group can be made (default MAX_SANDBOX_TASKS). */
+  readonly maxTasks?: number;
+  /** Size of bwrap's private /tmp, the program's TMPDIR there, in bytes (default SANDBOX_TMP_MAX_BYTES). */
+  readonly tmpMaxBytes?: number;
 }
 
 export interface NodeRuntimePoolOptions {
@@ -81,6 +87,8 @@ export interface NodeRuntimeConfig {
   readonly memoryMb: number;
   readonly rssLimitMb: number;
   readonly rssIntervalMs: number;
+  readonly maxTasks: number;
+  readonly tmpMaxBytes: number;
   readonly pool: { readonly size: number; readonly idleMs: number; readonly maxPolicies: number } | false;
   readonly processes: boolean;
   readonly nodePath: string;
@@ -99,6 +107,8 @@ const LIMIT_KEYS = [
   'memoryMb',
   'rssLimitMb',
   'rssIntervalMs',
+  'maxTasks',
+  'tmpMaxBytes',
 ];
 
 export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): NodeRuntimeConfig {
@@ -133,6 +143,9 @@ export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): Nod
   const memoryMb = positiveInteger(limits.memoryMb, DEFAULT_MEMORY_MB, 'limits.memoryMb', 16);
   const rssLimitMb = positiveInteger(limits.rssLimitMb, memoryMb + RSS_HEADROOM_MB, 'limits.rssLimitMb', 32);
   const rssIntervalMs = positiveInteger(limits.rssIntervalMs, RSS_WATCHDOG_INTERVAL_MS, 'limits.rssIntervalMs', 1);
+  // An idle Node program already has about a dozen tasks (threads count).
+  const maxTasks = positiveInteger(limits.maxTasks, MAX_SANDBOX_TASKS, 'limits.maxTasks', 32);
+  const tmpMaxBytes = positiveInteger(limits.tmpMaxBytes, SANDBOX_TMP_MAX_BYTES, 'limits.tmpMaxBytes', 1024 * 1024);
 
   let pool: NodeRuntimeConfig['pool'] = false;
   if (options.pool !== false) {
@@ -162,6 +175,8 @@ export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): Nod
     memoryMb,
     rssLimitMb,
     rssIntervalMs,
+    maxTasks,
+    tmpMaxBytes,
     pool,
     processes,
     nodePath,

@@ -1,23 +1,32 @@
-// One child process that will run one program: its private temp dir, its sandbox launch, its control
-// channel and stdio, its exit and its cleanup. Started ahead of time by the pool (or on demand); a run
-// attaches a listener once it is ready. Whatever happens, dispose() kills the whole tree, waits for the
-// exit and removes the temp dir.
+// One child process that will run one program: its sandbox launch (through spawnConfined), its
+// control channel and stdio, its exit and its cleanup. Started ahead of time by the pool (or on
+// demand); a run attaches a listener once it is ready. Whatever happens, dispose() kills the whole
+// tree, waits until it is gone and removes the private temp dir (made only where the backend has no
+// private /tmp of its own; docs/sandbox.md, "Temporary files").
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
 import { bootstrapSource } from './bootstrap-source.js';
 import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
-import { isAlive, processChain, recordDescendants, residentBytes, startTime } from '../sandbox/proc-tree.js';
-import { defaultSandboxEnv, planLaunch } from '../sandbox/index.js';
-import type { LaunchPlan, SandboxPolicy } from '../sandbox/types.js';
+import { residentBytes } from '../sandbox/proc-tree.js';
+import {
+  defaultSandboxEnv,
+  planLaunch,
+  runTempDirPrefix,
+  sandboxPolicyOf,
+  selectBackend,
+  spawnConfined,
+  type ConfinedProcess,
+  type WorkspacePolicy,
+} from '../sandbox/index.js';
+import type { LaunchPlan } from '../sandbox/types.js';
 
 /** A process event, for diagnostics and tests (which pids belong to which run). */
 export interface ChildProcessEvent {
@@ -38,18 +47,27 @@ export interface ChildLaunchOptions {
   readonly maxFrameBytes: number;
   readonly maxStdioBytes: number;
   readonly exitDrainGraceMs: number;
-  readonly cwd: string;
-  readonly read: readonly string[];
-  readonly write: readonly string[];
-  readonly network: boolean;
+  /** What the program may read, write and reach (the run's widenings applied). */
+  readonly policy: WorkspacePolicy;
+  /** Tasks alive at once in the sandbox (pids group, bwrap only, where one can be made). */
+  readonly maxTasks: number;
+  /** Size of bwrap's private /tmp (the program's TMPDIR there), in bytes. */
+  readonly tmpMaxBytes: number;
   readonly onProcess?: ((event: ChildProcessEvent) => void) | undefined;
 }
 
 export interface ChildExit {
+  /** The exit code the program's process chose; null when a signal ended it. */
   readonly code: number | null;
+  /**
+   * The signal that ended the program's process. Truthful under bwrap too: there the exit-status rule
+   * of the seccomp filter makes 128 + N mean signal N (docs/sandbox.md, "Memory"), and it is decoded here.
+   */
   readonly signal: NodeJS.Signals | null;
   /** The tail of the child's real stderr (crash reports, V8's out-of-memory message). */
   readonly stderr: string;
+  /** The largest resident size the watchdog saw, in bytes (0 when never sampled). */
+  readonly peakResidentBytes: number;
 }
 
 /** What a run hears from its child. */
@@ -61,8 +79,6 @@ export interface ChildListener {
   onExit(exit: ChildExit): void;
 }
 
-const MAX_TRACKED_DESCENDANTS = 1024;
-
 /**
  * The runtime's own experimental features (dynamic import in vm scripts, the permission model) must
  * not print warnings into the program's captured stderr. Node older than 20.11 lacks the flag, so it
@@ -73,9 +89,6 @@ function quietFlags(nodePath: string): string[] {
     ? ['--disable-warning=ExperimentalWarning']
     : [];
 }
-/** How long dispose() waits for the processes of a killed sandbox to vanish (pid namespace teardown). */
-const VANISH_WAIT_MS = 2_000;
-
 /** Children whose processes may still exist: killed synchronously if the host exits. */
 const live = new Set<ProgramChild>();
 let exitHookInstalled = false;
@@ -98,20 +111,19 @@ export class ProgramChild {
   #rejectReady!: (error: HarnessError) => void;
   #readyDone = false;
   #proc: ChildProcess | undefined;
+  #confined: ConfinedProcess | undefined;
+  #signalExitCodes = false;
+  #peakResident = 0;
   #channel: Socket | undefined;
   #tmpDir: string | undefined;
   #sandbox: SandboxReport | undefined;
   #programPid: number | undefined;
-  #programStart: number | undefined;
-  /** Spawned pid down to the program's pid; a pid namespace's init lives until its last process is gone. */
-  readonly #chain = new Map<number, number>();
   #listener: ChildListener | undefined;
   #broken: string | undefined;
   #exit: ChildExit | undefined;
   #exitNotified = false;
   #channelEnded = false;
   #stderrTail = '';
-  readonly #descendants = new Map<number, number>();
   #disposing: Promise<void> | undefined;
   readonly #launching: Promise<void>;
 
@@ -122,8 +134,9 @@ export class ProgramChild {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
     });
-    // A pooled child nobody awaits yet must not surface as an unhandled rejection.
-    this.ready.catch(() => undefined);
+    // A pooled child nobody awaits yet must not surface as an unhandled rejection. Once ready, the
+    // process chain is complete: find the program's pid now, off the run's hot path.
+    this.ready.then(() => this.#recordChain(), () => undefined);
     live.add(this);
     installExitHook();
     this.#launching = this.#launch().catch((error: unknown) => {
@@ -156,39 +169,30 @@ export class ProgramChild {
 
   async #launch(): Promise<void> {
     const o = this.#options;
-    this.#tmpDir = mkdtempSync(join(tmpdir(), 'ptc-run-'));
-    const policy: SandboxPolicy = {
-      cwd: o.cwd,
-      read: [...o.read, this.#tmpDir],
-      write: [o.cwd, this.#tmpDir, ...o.write],
-      network: o.network,
-      processes: o.processes,
-      env: defaultSandboxEnv(o.cwd, { tmpDir: this.#tmpDir }),
-    };
+    // Under bwrap TMPDIR is the sandbox's own size-capped /tmp and nothing is made on the host;
+    // elsewhere a private host dir (uncapped), named so a later host can sweep it if this one dies.
+    const backend = await selectBackend(o.mode, 'node');
+    if (backend !== 'bwrap' && this.#disposing === undefined) this.#tmpDir = mkdtempSync(runTempDirPrefix());
+    const tmp = this.#tmpDir;
     const plan: LaunchPlan = await planLaunch({
       kind: 'node',
       command: o.nodePath,
       args: [`--max-old-space-size=${o.memoryMb}`, ...quietFlags(o.nodePath), '--input-type=module', '-'],
-      policy,
+      policy: sandboxPolicyOf(o.policy, defaultSandboxEnv(o.policy.cwd, tmp === undefined ? {} : { tmpDir: tmp }), tmp === undefined ? {} : { privateDir: tmp }),
       mode: o.mode,
       firstFreeFd: 4,
+      tmpMaxBytes: o.tmpMaxBytes,
+      truthfulExit: true,
     });
     this.#sandbox = { backend: plan.backend, enforced: plan.enforced };
     if (this.#disposing !== undefined) {
       plan.release();
       return;
     }
-    let proc: ChildProcess;
-    try {
-      proc = spawn(plan.command, [...plan.args], {
-        env: { ...plan.env },
-        cwd: plan.cwd,
-        stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...plan.passFds],
-        detached: true,
-      });
-    } finally {
-      plan.release();
-    }
+    this.#signalExitCodes = plan.signalExitCodes;
+    const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], maxTasks: o.maxTasks });
+    const proc = confined.child;
+    this.#confined = confined;
     this.#proc = proc;
     proc.on('error', (error) => {
       this.#failReady(new RuntimeUnavailableError(`Could not start the program process (${plan.command}): ${error.message}`));
@@ -224,10 +228,16 @@ export class ProgramChild {
   }
 
   #onData(chunk: Buffer): void {
-    const decoded = this.#decoder.push(chunk);
-    for (const line of decoded.lines) this.#onLine(line);
-    if (!decoded.ok) {
-      this.#bad(`a control frame exceeded ${this.#options.maxFrameBytes} bytes (${decoded.bytes} bytes and counting)`);
+    // Total by construction (docs/control-channel.md): whatever a frame makes the host's handlers
+    // throw ends this run as PROTOCOL instead of escaping into the socket's event handler.
+    try {
+      const decoded = this.#decoder.push(chunk);
+      for (const line of decoded.lines) this.#onLine(line);
+      if (!decoded.ok) {
+        this.#bad(`a control frame exceeded ${this.#options.maxFrameBytes} bytes (${decoded.bytes} bytes and counting)`);
+      }
+    } catch (error) {
+      this.#bad(`the host could not handle a control frame: ${errorText(error)}`);
     }
   }
 
@@ -264,9 +274,10 @@ export class ProgramChild {
     void this.dispose();
   }
 
-  #onExit(code: number | null, signal: NodeJS.Signals | null): void {
+  #onExit(rawCode: number | null, rawSignal: NodeJS.Signals | null): void {
     if (this.#exit !== undefined) return;
-    this.#exit = { code, signal, stderr: this.#stderrTail };
+    const { code, signal } = this.#signalExitCodes ? decodeSignalExit(rawCode, rawSignal) : { code: rawCode, signal: rawSignal };
+    this.#exit = { code, signal, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident };
     this.#failReady(
       new RuntimeUnavailableError(
         `The program process exited before it was ready (${describeExit(code, signal)})${tailNote(this.#stderrTail)}`,
@@ -292,7 +303,14 @@ export class ProgramChild {
   #notifyExit(): void {
     if (this.#exitNotified || this.#exit === undefined) return;
     this.#exitNotified = true;
-    this.#listener?.onExit({ ...this.#exit, stderr: this.#stderrTail });
+    this.#listener?.onExit({ ...this.#exit, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident });
+  }
+
+  /** The chain from the spawned process down to the program's own Node process (under bwrap: monitor, init, node). */
+  #recordChain(): void {
+    if (this.#programPid !== undefined || this.#confined === undefined) return;
+    const chain = this.#confined.recordChain();
+    if (chain.length > 0) this.#programPid = chain[chain.length - 1] as number;
   }
 
   /** Hands the ready child to a run; frames and the exit now go to `listener`. */
@@ -300,57 +318,49 @@ export class ProgramChild {
     this.#listener = listener;
     this.#setRef(true);
     const pid = this.#proc?.pid;
-    if (pid !== undefined) {
-      const chain = processChain(pid);
-      for (const member of chain) {
-        const started = startTime(member);
-        if (started !== undefined) this.#chain.set(member, started);
-      }
-      this.#programPid = chain[chain.length - 1] as number;
-      this.#programStart = this.#chain.get(this.#programPid);
+    this.#recordChain();
+    if (pid !== undefined && this.#programPid !== undefined) {
       this.#options.onProcess?.({ type: 'run', pid, programPid: this.#programPid });
     }
     if (this.#exit !== undefined) this.#notifyExit();
   }
 
-  send(frame: HostFrame): void {
+  /**
+   * Writes one frame (`encoded` is its line when the caller already has it) and returns the bytes now
+   * queued on the channel that the child has not read yet, so a run can bound them.
+   */
+  send(frame: HostFrame, encoded?: string): number {
     const channel = this.#channel;
-    if (channel === undefined || channel.destroyed || this.#exit !== undefined) return;
-    channel.write(encodeFrame(frame));
+    if (channel === undefined || channel.destroyed || this.#exit !== undefined) return 0;
+    // A Buffer, so that writableLength counts bytes (for a string it counts UTF-16 code units).
+    channel.write(Buffer.from(encoded ?? encodeFrame(frame), 'utf8'));
+    return channel.writableLength;
   }
 
   /** The program process's resident memory in bytes (undefined when unknown or gone). */
   residentBytes(): number | undefined {
     const pid = this.#programPid;
-    return pid === undefined ? undefined : residentBytes(pid);
+    const bytes = pid === undefined ? undefined : residentBytes(pid);
+    // Evidence for a V8 out-of-memory abort: a fake one never got near the heap limit.
+    if (bytes !== undefined && bytes > this.#peakResident) this.#peakResident = bytes;
+    return bytes;
   }
 
   /** Remembers the current descendants so a later kill reaches those that left the process group. */
   trackDescendants(): void {
-    const pid = this.#proc?.pid;
-    if (pid !== undefined && this.#exit === undefined) recordDescendants(pid, this.#descendants, MAX_TRACKED_DESCENDANTS);
+    if (this.#exit === undefined) this.#confined?.trackDescendants();
   }
 
   get exitInfo(): ChildExit | undefined {
-    return this.#exit === undefined ? undefined : { ...this.#exit, stderr: this.#stderrTail };
+    return this.#exit === undefined ? undefined : { ...this.#exit, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident };
   }
 
   /**
-   * SIGKILL to the process group, to the program's own process (under bwrap it would otherwise wait
-   * for the namespace teardown) and to every remembered descendant, each checked against pid reuse.
+   * SIGKILL to the process group, to the remembered chain (under bwrap the program's own process would
+   * otherwise wait for the namespace teardown) and descendants, and to the run's pids group.
    */
   killNow(): void {
-    const pid = this.#proc?.pid;
-    if (pid === undefined) return;
-    tryKill(-pid);
-    if (this.#exit === undefined) tryKill(pid);
-    if (this.#programPid !== undefined && startTime(this.#programPid) === this.#programStart) tryKill(this.#programPid);
-    for (const [descendant, started] of this.#descendants) {
-      if (startTime(descendant) === started) {
-        tryKill(-descendant);
-        tryKill(descendant);
-      }
-    }
+    this.#confined?.killTree();
   }
 
   removeTempDirNow(): void {
@@ -372,14 +382,12 @@ export class ProgramChild {
     await this.#launching;
     this.#failReady(new RuntimeUnavailableError('The program process was ended before it was ready.'));
     const proc = this.#proc;
-    if (proc !== undefined) {
+    const confined = this.#confined;
+    if (proc !== undefined && confined !== undefined) {
       // Whoever awaits the disposal keeps the host alive until the exit arrives.
       this.#setRef(true);
-      const exited = this.#exit !== undefined ? Promise.resolve() : new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-      this.killNow();
-      await exited;
-      // Under bwrap the monitor exits first; the namespace's init outlives every other process in it.
-      await waitUntilGone([...this.#chain, ...this.#descendants]);
+      confined.killTree();
+      await confined.waitGone();
       for (const stream of proc.stdio) (stream as Readable | Writable | null)?.destroy();
     }
     if (this.#tmpDir !== undefined) await rm(this.#tmpDir, { recursive: true, force: true }).catch(() => undefined);
@@ -399,22 +407,12 @@ export class ProgramChild {
   }
 }
 
-function tryKill(target: number): void {
-  try {
-    process.kill(target, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
-/** Waits (bounded) until none of the [pid, start time] processes is alive; a reused pid counts as gone. */
-async function waitUntilGone(processes: readonly (readonly [number, number])[]): Promise<void> {
-  const deadline = Date.now() + VANISH_WAIT_MS;
-  let remaining = processes.filter(([pid, started]) => isAlive(pid, started));
-  while (remaining.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    remaining = remaining.filter(([pid, started]) => isAlive(pid, started));
-  }
+/** bwrap's 128 + N, trusted only when the plan made it truthful (LaunchPlan.signalExitCodes). */
+function decodeSignalExit(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null } {
+  if (signal !== null || code === null || code <= 128) return { code, signal };
+  const number = code - 128;
+  const name = (Object.keys(osConstants.signals) as NodeJS.Signals[]).find((key) => osConstants.signals[key] === number);
+  return name === undefined ? { code, signal } : { code: null, signal: name };
 }
 
 export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {

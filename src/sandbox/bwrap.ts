@@ -97,6 +97,8 @@ export interface BwrapProfileInput {
   readonly runtimeRead: readonly string[];
   readonly network: boolean;
   readonly env: Readonly<Record<string, string>>;
+  /** Size of the private /tmp in bytes (default SANDBOX_TMP_MAX_BYTES). */
+  readonly tmpMaxBytes?: number;
   /** The child fd number bwrap reads the seccomp filter from, when a filter applies. */
   readonly seccompFd?: number;
   readonly command: string;
@@ -139,7 +141,7 @@ export function buildBwrapArgs(input: BwrapProfileInput): string[] {
     { dest: '/proc', args: ['--proc', '/proc'] },
     { dest: '/dev', args: ['--dev', '/dev'] },
     { dest: '/dev/shm', args: ['--size', String(SANDBOX_SHM_MAX_BYTES), '--tmpfs', '/dev/shm'] },
-    { dest: '/tmp', args: ['--size', String(SANDBOX_TMP_MAX_BYTES), '--tmpfs', '/tmp'] },
+    { dest: '/tmp', args: ['--size', String(input.tmpMaxBytes ?? SANDBOX_TMP_MAX_BYTES), '--tmpfs', '/tmp'] },
     ...input.runtimeRead.map((path) => ro(path)),
     ...paths.read.map((path) => ro(path)),
     rw(paths.cwd),

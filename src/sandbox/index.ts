@@ -1,6 +1,6 @@
-// planLaunch: picks the backend for a mode (CONTRACT §5) and turns a policy into a launch plan.
+// planLaunch: picks the backend for a mode (docs/sandbox.md) and turns a policy into a launch plan.
 // `off` -> none; `auto` -> bwrap, else node-permission for Node, else none; `required` -> bwrap or
-// SANDBOX_UNAVAILABLE. The caller spawns the plan detached and calls release() right after.
+// SANDBOX_UNAVAILABLE. spawnConfined() spawns the plan and releases it.
 
 import { ConfigError, SandboxUnavailableError } from '../errors.js';
 import type { SandboxEnforcement } from './types.js';
@@ -9,13 +9,17 @@ import { openFilterFd, releaseOnce } from './filter-fd.js';
 import { buildNodePermissionArgs, nodePermissionFlag } from './node-permission.js';
 import { realpathOrUndefined, resolvePolicyPaths } from './policy.js';
 import { probeSandbox } from './probe.js';
-import { buildNoSpawnFilter, encodeFilter } from './seccomp-filter.js';
-import type { LaunchPlan, LaunchRequest } from './types.js';
+import { buildSandboxFilter, encodeFilter, hasSeccompRules, type SeccompRules } from './seccomp-filter.js';
+import type { LaunchPlan, LaunchRequest, SandboxBackendName, SandboxMode } from './types.js';
 
 export type { LaunchPlan, LaunchRequest, PlanLaunch, SandboxPolicy } from './types.js';
 export { defaultSandboxEnv, policyKey, type DefaultSandboxEnvOptions } from './policy.js';
 export { overrideSandboxProbe, probeSandbox, type SandboxProbe } from './probe.js';
 export { SANDBOX_ETC_ENTRIES } from './bwrap.js';
+export { spawnConfined, type ConfinedProcess, type SpawnConfinedOptions } from './spawn-confined.js';
+export { sandboxPolicyOf, resolveWorkspacePolicy, policyRoots, type WorkspacePolicy, type WorkspacePolicyInput } from './workspace-policy.js';
+export { taskLimitSupport, type TaskLimitSupport } from './task-limit.js';
+export { sweepStaleRunState, runTempDirPrefix } from './stale.js';
 
 /** What each backend enforces (the bwrap process level depends on the seccomp filter, see planBwrap). */
 export const NONE_ENFORCEMENT: SandboxEnforcement = Object.freeze({ fs: 'none', network: 'none', process: 'none' });
@@ -28,16 +32,30 @@ export const NODE_PERMISSION_ENFORCEMENT: SandboxEnforcement = Object.freeze({
 /** Plans the launch of one confined process. See {@link LaunchRequest} and CONTRACT §5. */
 export async function planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
   validateRequest(request);
-  if (request.mode === 'off') return planNone(request);
+  const backend = await selectBackend(request.mode, request.kind);
+  if (backend === 'bwrap') {
+    const probe = await probeSandbox();
+    return planBwrap(request, probe.bwrapPath as string, probe.seccomp);
+  }
+  return backend === 'node-permission' ? planNodePermission(request) : planNone(request);
+}
+
+/**
+ * The backend planLaunch will choose for a mode and a kind of command, known before the policy is
+ * built (a program child makes a host temp dir only when the backend has no private /tmp). Rejects
+ * with SANDBOX_UNAVAILABLE like planLaunch.
+ */
+export async function selectBackend(mode: SandboxMode, kind: LaunchRequest['kind']): Promise<SandboxBackendName> {
+  if (mode === 'off') return 'none';
   const probe = await probeSandbox();
-  if (probe.bwrapPath !== undefined) return planBwrap(request, probe.bwrapPath, probe.seccomp);
-  if (request.mode === 'required') {
+  if (probe.bwrapPath !== undefined) return 'bwrap';
+  if (mode === 'required') {
     throw new SandboxUnavailableError(
       `Sandbox mode "required" needs bubblewrap, which is not usable here (${probe.detail ?? 'unknown reason'}). ` +
         'Install it (`apt-get install bubblewrap`) or run with `--sandbox auto` to use the strongest backend available.',
     );
   }
-  return request.kind === 'node' ? planNodePermission(request) : planNone(request);
+  return kind === 'node' ? 'node-permission' : 'none';
 }
 
 function planNone(request: LaunchRequest): LaunchPlan {
@@ -49,6 +67,7 @@ function planNone(request: LaunchRequest): LaunchPlan {
     env: { ...request.policy.env },
     cwd: request.policy.cwd,
     passFds: [],
+    signalExitCodes: false,
     release: () => undefined,
   };
 }
@@ -58,7 +77,13 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
   const paths = resolvePolicyPaths(policy);
   // Without a filter for this architecture, a policy that denies processes cannot be honoured:
   // children are still confined and killed with the namespace, so process enforcement is partial.
-  const filter = policy.processes || !seccompAvailable ? undefined : buildNoSpawnFilter();
+  const rules: SeccompRules = {
+    denySpawn: !policy.processes,
+    // The network namespace hides every host port but not a socket file in a bound path.
+    denyUnixSockets: !policy.network,
+    killSignalExitCodes: request.truthfulExit === true,
+  };
+  const filter = !hasSeccompRules(rules) || !seccompAvailable ? undefined : buildSandboxFilter(rules);
   const filterFd = filter === undefined ? undefined : openFilterFd(encodeFilter(filter));
   const passFds = filterFd === undefined ? [] : [filterFd];
   const release = releaseOnce(passFds);
@@ -69,11 +94,12 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
       runtimeRead: runtimeReadPaths(request),
       network: policy.network,
       env: policy.env,
+      ...(request.tmpMaxBytes === undefined ? {} : { tmpMaxBytes: request.tmpMaxBytes }),
       ...(filterFd === undefined ? {} : { seccompFd: request.firstFreeFd }),
       command: request.kind === 'node' ? (realpathOrUndefined(request.command) ?? request.command) : request.command,
       args: request.args,
     });
-    const processLevel = policy.processes || filter !== undefined ? 'full' : 'partial';
+    const processLevel = policy.processes || (filter !== undefined && rules.denySpawn) ? 'full' : 'partial';
     return {
       backend: 'bwrap',
       enforced: Object.freeze({ fs: 'full', network: 'full', process: processLevel }),
@@ -83,6 +109,9 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
       env: {},
       cwd: paths.cwd,
       passFds,
+      // bwrap reports a child killed by signal N as exit code 128 + N; with the exit rule no process
+      // in the sandbox can exit with such a code itself (docs/sandbox.md, "Memory").
+      signalExitCodes: filter !== undefined && rules.killSignalExitCodes,
       release,
     };
   } catch (error) {
@@ -107,6 +136,7 @@ function planNodePermission(request: LaunchRequest): LaunchPlan {
     env: { ...request.policy.env },
     cwd: paths.cwd,
     passFds: [],
+    signalExitCodes: false,
     release: () => undefined,
   };
 }

@@ -9,13 +9,13 @@ import { delimiter, join } from 'node:path';
 import { buildBwrapArgs, readHostLayout } from './bwrap.js';
 import { openFilterFd } from './filter-fd.js';
 import { realExecPath, resolvePolicyPaths } from './policy.js';
-import { buildNoSpawnFilter, encodeFilter } from './seccomp-filter.js';
+import { buildSandboxFilter, encodeFilter } from './seccomp-filter.js';
 
 /** The outcome of the probe. */
 export interface SandboxProbe {
   /** Absolute path of a bwrap that ran a trivial sandbox here; absent when none works. */
   readonly bwrapPath?: string;
-  /** True when bwrap also accepted the no-spawn seccomp filter (x86_64 only). */
+  /** True when bwrap also accepted the seccomp filter with every rule on (x86_64 only). */
   readonly seccomp: boolean;
   /** Why bwrap or its filter is unusable, for error messages and diagnostics. */
   readonly detail?: string;
@@ -48,7 +48,8 @@ async function runProbe(): Promise<SandboxProbe> {
   if (bwrapPath === undefined) {
     return { seccomp: false, detail: 'bwrap was not found on PATH or in /usr/bin' };
   }
-  const filter = buildNoSpawnFilter();
+  // Every rule at once: the strictest filter a launch can get must still let Node start and exit.
+  const filter = buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: true });
   if (filter !== undefined) {
     const withFilter = await tryBwrap(bwrapPath, encodeFilter(filter));
     if (withFilter === undefined) return { bwrapPath, seccomp: true };

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  AF_UNIX,
   AUDIT_ARCH_X86_64,
+  BPF_ALU_AND_K,
   BPF_INSTRUCTION_BYTES,
   BPF_JEQ_K,
   BPF_JGE_K,
@@ -9,6 +11,7 @@ import {
   BPF_LD_W_ABS,
   BPF_RET_K,
   CLONE_THREAD,
+  EACCES,
   ENOSYS,
   EPERM,
   SECCOMP_RET_ALLOW,
@@ -16,6 +19,7 @@ import {
   SECCOMP_RET_KILL_PROCESS,
   X32_SYSCALL_BIT,
   buildNoSpawnFilter,
+  buildSandboxFilter,
   decodeFilter,
   encodeFilter,
   type BpfInstruction,
@@ -40,6 +44,10 @@ function runFilter(program: readonly BpfInstruction[], data: { nr: number; arch:
     switch (ins.code) {
       case BPF_LD_W_ABS:
         acc = seccompData.readUInt32LE(ins.k);
+        pc += 1;
+        break;
+      case BPF_ALU_AND_K:
+        acc = (acc & ins.k) >>> 0;
         pc += 1;
         break;
       case BPF_JEQ_K:
@@ -79,7 +87,7 @@ describe('the no-spawn seccomp filter', () => {
   it('reads the instructions it should, in order, and ends in return statements', () => {
     expect(program.map((ins) => ins.code)).toEqual([
       BPF_LD_W_ABS, BPF_JEQ_K, BPF_LD_W_ABS, BPF_JGE_K, BPF_JEQ_K, BPF_JEQ_K, BPF_JEQ_K, BPF_JEQ_K,
-      BPF_LD_W_ABS, BPF_JSET_K, BPF_RET_K, BPF_RET_K, BPF_RET_K, BPF_RET_K,
+      BPF_RET_K, BPF_LD_W_ABS, BPF_JSET_K, BPF_RET_K, BPF_RET_K, BPF_RET_K, BPF_RET_K, BPF_RET_K,
     ]);
     expect(program.filter((ins) => ins.code === BPF_LD_W_ABS).map((ins) => ins.k)).toEqual([4, 0, 16]);
     program.forEach((ins, pc) => {
@@ -122,5 +130,43 @@ describe('the no-spawn seccomp filter', () => {
 
   it('rejects bytes that are not whole instructions', () => {
     expect(() => decodeFilter(new Uint8Array(12))).toThrow(/multiple of 8/);
+  });
+});
+
+const AF_INET = 2;
+const AF_NETLINK = 16;
+const all = buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: true }, 'x64')!;
+const judge = (rules: BpfInstruction[], nr: number, arg0 = 0n): number =>
+  runFilter(decodeFilter(encodeFilter(rules)), { nr, arch: AUDIT_ARCH_X86_64, arg0 });
+
+describe('the unix-socket and exit-status rules', () => {
+  it('answers socket(AF_UNIX) with EACCES and allows other families and socketpair', () => {
+    expect(judge(all, 41, BigInt(AF_UNIX))).toBe((SECCOMP_RET_ERRNO | EACCES) >>> 0);
+    expect(judge(all, 41, BigInt(AF_INET))).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(all, 41, BigInt(AF_NETLINK))).toBe(SECCOMP_RET_ALLOW);
+    // socketpair(AF_UNIX, ...) is syscall 53: Node's child stdio needs it.
+    expect(judge(all, 53, BigInt(AF_UNIX))).toBe(SECCOMP_RET_ALLOW);
+  });
+
+  it('kills exit and exit_group with a status bwrap would report as a signal, by the low byte', () => {
+    for (const nr of [60, 231]) {
+      for (const status of [0n, 1n, 2n, 127n, 128n, 256n + 7n]) expect(judge(all, nr, status)).toBe(SECCOMP_RET_ALLOW);
+      for (const status of [129n, 134n, 137n, 255n, 256n + 134n, 0xffffffffn]) expect(judge(all, nr, status)).toBe(SECCOMP_RET_KILL_PROCESS);
+    }
+  });
+
+  it('keeps the rules independent: each filter carries only what was asked', () => {
+    const sockets = buildSandboxFilter({ denySpawn: false, denyUnixSockets: true, killSignalExitCodes: false }, 'x64')!;
+    expect(judge(sockets, 41, BigInt(AF_UNIX))).toBe((SECCOMP_RET_ERRNO | EACCES) >>> 0);
+    expect(judge(sockets, 57)).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(sockets, 231, 134n)).toBe(SECCOMP_RET_ALLOW);
+    const exits = buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: true }, 'x64')!;
+    expect(judge(exits, 231, 134n)).toBe(SECCOMP_RET_KILL_PROCESS);
+    expect(judge(exits, 41, BigInt(AF_UNIX))).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(exits, 56, 17n)).toBe(SECCOMP_RET_ALLOW);
+    // The spawn rules are unchanged inside the combined filter.
+    expect(judge(all, 57)).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+    expect(judge(all, 56, BigInt(PTHREAD_CLONE_FLAGS))).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(all, 0)).toBe(SECCOMP_RET_ALLOW);
   });
 });

@@ -45,6 +45,11 @@ export interface LaunchPlan {
    * (e.g. the seccomp filter for bwrap). Opened fresh per plan; `release()` closes them.
    */
   readonly passFds: readonly number[];
+  /**
+   * True when an exit code of 128 + N from the spawned process can only mean that the sandboxed
+   * command was killed by signal N (bwrap with the exit-status rule of the seccomp filter).
+   */
+  readonly signalExitCodes: boolean;
   /** Closes what the plan opened (call right after spawn, and again harmlessly on failure). */
   release(): void;
 }
@@ -73,6 +78,13 @@ export interface LaunchRequest {
    * paths here.
    */
   readonly runtimeReadPaths?: readonly string[];
+  /** Size of bwrap's private /tmp in bytes (default SANDBOX_TMP_MAX_BYTES); ignored by other backends. */
+  readonly tmpMaxBytes?: number;
+  /**
+   * Make the exit status truthful under bwrap: a process in the sandbox that calls exit with a status
+   * of 129 or more is killed instead, so 128 + N means a real signal N (see LaunchPlan.signalExitCodes).
+   */
+  readonly truthfulExit?: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { isWithin, realpathOrUndefined } from './policy.js';
+import type { SandboxPolicy } from './types.js';
 
 /** The resolved policy. Paths are absolute, real (symlinks resolved) and existing when resolved. */
 export interface WorkspacePolicy {
@@ -70,4 +71,25 @@ export function policyRoots(policy: WorkspacePolicy, access: 'read' | 'write'): 
 
 function byDepth(a: string, b: string): number {
   return a.split('/').length - b.split('/').length;
+}
+
+/**
+ * The launch policy of one confined process: the workspace policy plus its complete environment and,
+ * for a run that has one, a private host temp dir made readable and writable. The one place where a
+ * WorkspacePolicy becomes what planLaunch takes, so the Node runtime and bash cannot drift apart.
+ */
+export function sandboxPolicyOf(
+  policy: WorkspacePolicy,
+  env: Readonly<Record<string, string>>,
+  extra: { readonly privateDir?: string } = {},
+): SandboxPolicy {
+  const own = extra.privateDir === undefined ? [] : [extra.privateDir];
+  return {
+    cwd: policy.cwd,
+    read: [...policy.read, ...own],
+    write: [...policy.write, ...own],
+    network: policy.network,
+    processes: policy.processes,
+    env: { ...env },
+  };
 }

@@ -1,0 +1,173 @@
+// spawnConfined: the one way the harness starts a confined process and ends it (docs/sandbox.md,
+// "Starting and ending processes"). It spawns a launch plan detached (its own process group) with the
+// caller's stdio plus the plan's fds, releases the plan, puts the process into a per-run pids group
+// where one can be made, remembers descendants sampled from /proc (they may leave the process group
+// with setsid), and kills the whole tree: the group, the remembered processes (each checked against
+// pid reuse by its start time) and every member of the pids group. Used by the Node runtime and bash.
+
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
+import { isAlive, processChain, recordDescendants, startTime } from './proc-tree.js';
+import { sweepStaleRunState } from './stale.js';
+import { TaskGroup } from './task-limit.js';
+import type { LaunchPlan } from './types.js';
+
+export interface SpawnConfinedOptions {
+  /** The caller's stdio entries (fd 0, 1, 2 and its own extra fds); the plan's fds follow them. */
+  readonly stdio: readonly ('pipe' | 'ignore' | 'inherit')[];
+  /**
+   * Tasks (processes and threads) alive at once, under bwrap, where a pids group can be made
+   * (default MAX_SANDBOX_TASKS; `false` for no group).
+   */
+  readonly maxTasks?: number | false;
+  /**
+   * Sample descendants from /proc this often while the process runs (for a plan without a pid
+   * namespace, whose setsid orphans nothing else would find); default: only when the caller asks.
+   */
+  readonly sampleDescendantsMs?: number;
+}
+
+export interface ConfinedProcess {
+  readonly child: ChildProcess;
+  /** The spawned pid (bwrap's monitor under bwrap); undefined when the spawn failed. */
+  readonly pid: number | undefined;
+  /** True when the tree is capped by a pids group. */
+  readonly taskLimited: boolean;
+  /**
+   * Remembers the single-child chain below the spawned process (bwrap's monitor, the namespace's init,
+   * the command) and makes sure each is in the pids group; returns it, outermost first.
+   */
+  recordChain(): readonly number[];
+  /** Remembers the current descendants so killTree() reaches those that left the process group. */
+  trackDescendants(): void;
+  /** SIGKILL to everything the launch started (see the file comment). Synchronous: usable on host exit. */
+  killTree(): void;
+  /**
+   * Resolves once the spawned process has exited and every remembered process is gone (under bwrap
+   * the namespace's init outlives the monitor), bounded by PROCESS_TREE_VANISH_WAIT_MS; then removes
+   * the pids group. Does not kill: call killTree() first.
+   */
+  waitGone(): Promise<void>;
+}
+
+/** Spawns `plan` and always releases it. Throws only what child_process.spawn throws synchronously. */
+export function spawnConfined(plan: LaunchPlan, options: SpawnConfinedOptions): ConfinedProcess {
+  void sweepStaleRunState();
+  let child: ChildProcess;
+  try {
+    child = spawn(plan.command, [...plan.args], {
+      env: { ...plan.env },
+      cwd: plan.cwd,
+      stdio: [...options.stdio, ...plan.passFds] as StdioOptions,
+      // Its own process group: kill(-pid) reaches the command and the descendants that stay in it.
+      detached: true,
+    });
+  } finally {
+    plan.release();
+  }
+  return new Confined(child, plan, options);
+}
+
+class Confined implements ConfinedProcess {
+  readonly child: ChildProcess;
+  readonly #group: TaskGroup | undefined;
+  /** pid -> start time of every process ever seen in the tree. */
+  readonly #known = new Map<number, number>();
+  #exited = false;
+  readonly #exit: Promise<void>;
+  #sampler: NodeJS.Timeout | undefined;
+
+  constructor(child: ChildProcess, plan: LaunchPlan, options: SpawnConfinedOptions) {
+    this.child = child;
+    this.#exit = new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.#exited = true;
+        if (this.#sampler !== undefined) clearInterval(this.#sampler);
+        resolve();
+      };
+      child.once('exit', done);
+      child.once('error', () => {
+        if (child.pid === undefined) done();
+      });
+    });
+    const pid = child.pid;
+    const maxTasks = options.maxTasks ?? MAX_SANDBOX_TASKS;
+    // Right after spawn bwrap is still setting up its namespaces (milliseconds) and has forked
+    // nothing yet, so the whole tree inherits the group; recordChain() re-checks the chain later.
+    if (pid !== undefined && plan.backend === 'bwrap' && maxTasks !== false) {
+      const group = TaskGroup.create(maxTasks);
+      if (group !== undefined && !group.add(pid)) group.remove();
+      this.#group = group?.members().includes(pid) === true ? group : undefined;
+    }
+    if (pid !== undefined) this.#remember(pid);
+    if (pid !== undefined && options.sampleDescendantsMs !== undefined) {
+      this.#sampler = setInterval(() => this.trackDescendants(), options.sampleDescendantsMs);
+      this.#sampler.unref();
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get taskLimited(): boolean {
+    return this.#group !== undefined;
+  }
+
+  recordChain(): readonly number[] {
+    const pid = this.child.pid;
+    if (pid === undefined || this.#exited) return [];
+    const chain = processChain(pid);
+    for (const member of chain) {
+      this.#remember(member);
+      // Already in by inheritance unless bwrap forked before the move; moving again is harmless.
+      this.#group?.add(member);
+    }
+    return chain;
+  }
+
+  trackDescendants(): void {
+    const pid = this.child.pid;
+    if (pid !== undefined && !this.#exited) recordDescendants(pid, this.#known, MAX_TRACKED_DESCENDANTS);
+  }
+
+  killTree(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    tryKill(-pid);
+    if (!this.#exited) tryKill(pid);
+    for (const [member, started] of this.#known) {
+      if (member !== pid && startTime(member) === started) {
+        tryKill(-member);
+        tryKill(member);
+      }
+    }
+    // Everything in the group was started by this launch, however far it wandered.
+    for (const member of this.#group?.members() ?? []) tryKill(member);
+  }
+
+  async waitGone(): Promise<void> {
+    await this.#exit;
+    const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
+    let remaining = [...this.#known].filter(([pid, started]) => isAlive(pid, started));
+    while (Date.now() < deadline && (remaining.length > 0 || (this.#group?.members().length ?? 0) > 0)) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      remaining = remaining.filter(([pid, started]) => isAlive(pid, started));
+    }
+    this.#group?.remove();
+  }
+
+  #remember(pid: number): void {
+    if (this.#known.has(pid) || this.#known.size >= MAX_TRACKED_DESCENDANTS) return;
+    const started = startTime(pid);
+    if (started !== undefined) this.#known.set(pid, started);
+  }
+}
+
+function tryKill(target: number): void {
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,63 @@
+// Leftovers of hosts that died without cleaning up (SIGKILL, a crash): private temp dirs named
+// `ptc-run-<host pid>-<random>` and pids groups named `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
+// Swept once per process, off the hot path; an entry is removed only when its owner pid is not alive.
+
+import { readdirSync, rmdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { taskLimitSupport } from './task-limit.js';
+
+/** The mkdtemp prefix of a run's private host temp dir; the owner pid is recoverable from the name. */
+export function runTempDirPrefix(): string {
+  return join(tmpdir(), `ptc-run-${process.pid}-`);
+}
+
+const RUN_DIR = /^ptc-run-(\d+)-/;
+const TASK_GROUP = /^(\d+)-\d+$/;
+
+let swept: Promise<void> | undefined;
+
+/** Starts the sweep once per process (later calls return the same promise); never rejects. */
+export function sweepStaleRunState(): Promise<void> {
+  swept ??= new Promise<void>((resolve) => setImmediate(resolve)).then(sweep).catch(() => undefined);
+  return swept;
+}
+
+async function sweep(): Promise<void> {
+  const dir = tmpdir();
+  for (const name of listDir(dir)) {
+    const owner = RUN_DIR.exec(name)?.[1];
+    if (owner !== undefined && !pidAlive(Number(owner))) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+  const { root } = taskLimitSupport();
+  if (root === undefined) return;
+  for (const name of listDir(root)) {
+    const owner = TASK_GROUP.exec(name)?.[1];
+    if (owner === undefined || pidAlive(Number(owner))) continue;
+    try {
+      rmdirSync(join(root, name));
+    } catch {
+      // Still holds processes (no pid namespace killed them): left for a later sweep.
+    }
+  }
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** True when a process with this pid exists (EPERM means it exists but is not ours to signal). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
