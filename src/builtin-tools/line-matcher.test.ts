@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { HarnessError } from '../errors.js';
+import { waitUntil } from '../../test/helpers/wait-until.js';
 import { createLineMatcher } from './line-matcher.js';
 import { splitLines } from './read.js';
 import { RegexWorkerPool } from './regex-worker-pool.js';
@@ -59,6 +60,13 @@ describe('createLineMatcher', () => {
     // The terminated worker was replaced: the pool still matches.
     const next = createLineMatcher({ pattern: 'b$', timeoutMs: 10_000, pool });
     expect(await next.match(`x\n${HOSTILE_LINE}`)).toEqual([2]);
+  });
+
+  it('stops backreference and lookahead patterns too (which no linear-time fallback of V8 handles)', async () => {
+    for (const pattern of ['(a+)+\\1$', '^(a+)+(?=b)c']) {
+      const matcher = createLineMatcher({ pattern, timeoutMs: 200, pool });
+      expect({ pattern, code: await codeOf(matcher.match(HOSTILE_LINE)) }).toEqual({ pattern, code: 'TIMEOUT' });
+    }
   });
 
   it('counts the deadline over the whole call: after it passed, every further match is TIMEOUT', async () => {
@@ -173,6 +181,20 @@ describe('createLineMatcher', () => {
     expect(pool.workerCount).toBeLessThanOrEqual(4);
   });
 
+  it('ends the workers beyond the warm count once they have been idle', async () => {
+    const small = new RegexWorkerPool({ warmWorkers: 1, maxWorkers: 3, idleMs: 50 });
+    try {
+      const matcher = createLineMatcher({ pattern: 'x', timeoutMs: 60_000, pool: small });
+      const results = await Promise.all(Array.from({ length: 30 }, () => matcher.match('a\nx')));
+      expect(results).toEqual(Array.from({ length: 30 }, () => [2]));
+      expect(small.workerCount).toBeGreaterThan(1);
+      await waitUntil('the idle extra workers ended', () => small.workerCount === 1);
+      expect(await matcher.match('x')).toEqual([1]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('never keeps the process alive: a node process that matched exits on its own', async () => {
     const register = pathToFileURL(path.join(root, 'scripts/ts-register.mjs')).href;
     const moduleUrl = pathToFileURL(path.join(root, 'src/builtin-tools/line-matcher.ts')).href;
@@ -180,6 +202,8 @@ describe('createLineMatcher', () => {
       `import { createLineMatcher } from ${JSON.stringify(moduleUrl)};`,
       `const matcher = createLineMatcher({ pattern: 'b', timeoutMs: 20000 });`,
       `const lines = await matcher.matchMany(['a\\nb', 'b\\nb\\na']);`,
+      // Enough at once to start workers beyond the warm count, whose idle timers must not hold the process.
+      `await Promise.all(Array.from({ length: 8 }, () => matcher.match('b')));`,
       `const hostile = createLineMatcher({ pattern: ${JSON.stringify(CATASTROPHIC)}, timeoutMs: 200 });`,
       `const code = await hostile.match(${JSON.stringify(HOSTILE_LINE)}).then(() => 'resolved', (e) => e.code);`,
       'console.log(JSON.stringify({ lines, code }));',
@@ -187,13 +211,17 @@ describe('createLineMatcher', () => {
     const child = spawn(process.execPath, ['--import', register, '--input-type=module', '-e', script], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A bound, not a timing claim: a child the pool keeps alive is killed here and the test fails.
+      timeout: 20_000,
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exitCode = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: '' });
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    expect({ exit, stderr }).toEqual({ exit: { code: 0, signal: null }, stderr: '' });
     expect(JSON.parse(stdout)).toEqual({ lines: [[2], [1, 2]], code: 'TIMEOUT' });
   });
 });

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { ToolFailedError } from '../errors.js';
-import { GREP_REGEX_MAX_WORKERS, GREP_REGEX_WARM_WORKERS } from '../limits.js';
+import { GREP_REGEX_IDLE_MS, GREP_REGEX_MAX_WORKERS, GREP_REGEX_WARM_WORKERS } from '../limits.js';
 
 /**
  * The worker's program, plain JavaScript run with `eval: true`: it needs no TypeScript loader, so the
@@ -87,6 +87,8 @@ interface Slot {
   job: PendingJob | undefined;
   /** False once the slot left the pool (terminated, crashed or retired): its events are ignored. */
   live: boolean;
+  /** Retires a worker beyond the warm count once it has been idle for a while. */
+  idleTimer: NodeJS.Timeout | undefined;
 }
 
 interface WorkerReply {
@@ -100,11 +102,13 @@ interface WorkerReply {
 export class RegexWorkerPool {
   readonly #warm: number;
   readonly #max: number;
+  readonly #idleMs: number;
   readonly #slots: Slot[] = [];
   readonly #queue: PendingJob[] = [];
   #nextId = 1;
 
-  constructor(options: { warmWorkers?: number; maxWorkers?: number } = {}) {
+  constructor(options: { warmWorkers?: number; maxWorkers?: number; idleMs?: number } = {}) {
+    this.#idleMs = options.idleMs ?? GREP_REGEX_IDLE_MS;
     this.#max = Math.max(1, options.maxWorkers ?? GREP_REGEX_MAX_WORKERS);
     this.#warm = Math.min(this.#max, Math.max(0, options.warmWorkers ?? GREP_REGEX_WARM_WORKERS));
   }
@@ -159,6 +163,7 @@ export class RegexWorkerPool {
       const slot = this.#slots.find((candidate) => candidate.job === undefined) ?? this.#spawn();
       if (slot === undefined) return;
       const job = this.#queue.shift() as PendingJob;
+      clearTimeout(slot.idleTimer);
       slot.job = job;
       job.slot = slot;
       // Busy workers hold the process open so an awaited match settles even when nothing else is pending.
@@ -184,7 +189,7 @@ export class RegexWorkerPool {
       return undefined;
     }
     worker.unref();
-    const slot: Slot = { worker, job: undefined, live: true };
+    const slot: Slot = { worker, job: undefined, live: true, idleTimer: undefined };
     worker.on('message', (reply: WorkerReply) => this.#onReply(slot, reply));
     worker.on('error', (error) => this.#onCrash(slot, `the regex worker failed: ${describe(error)}`));
     worker.on('exit', (code) => this.#onCrash(slot, `the regex worker exited (code ${code})`));
@@ -204,8 +209,14 @@ export class RegexWorkerPool {
     } else {
       job.resolve(unflatten(reply.lines, reply.ends));
     }
-    if (this.#queue.length === 0 && this.#slots.length > this.#warm) this.#retire(slot);
     this.#pump();
+    if (slot.job === undefined && this.#slots.length > this.#warm) {
+      // Not at once: a burst of short matches would otherwise start and end threads over and over.
+      slot.idleTimer = setTimeout(() => {
+        if (slot.job === undefined && this.#slots.length > this.#warm) this.#retire(slot);
+      }, this.#idleMs);
+      slot.idleTimer.unref();
+    }
   }
 
   #onCrash(slot: Slot, detail: string): void {
@@ -222,6 +233,7 @@ export class RegexWorkerPool {
   #retire(slot: Slot): void {
     if (!slot.live) return;
     slot.live = false;
+    clearTimeout(slot.idleTimer);
     const index = this.#slots.indexOf(slot);
     if (index !== -1) this.#slots.splice(index, 1);
     slot.worker.unref();
