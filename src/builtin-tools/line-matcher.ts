@@ -68,6 +68,9 @@ export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
   const signal = options.signal;
   const running = new Set<RegexJob>();
   let closed = false;
+  // Set when a deadline timer fired: Node's timer clock may run a fraction of a millisecond behind
+  // performance.now(), and a later call must not squeeze in a match after the deadline was declared.
+  let expired = false;
 
   const timedOut = () =>
     new HarnessError(
@@ -85,12 +88,16 @@ export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
   async function matchMany(texts: readonly string[], matchOptions: MatchOptions = {}): Promise<number[][]> {
     if (closed || signal?.aborted === true) throw aborted();
     const remainingMs = deadline - performance.now();
-    if (remainingMs <= 0) throw timedOut();
+    if (expired || remainingMs <= 0) throw timedOut();
     if (texts.length === 0) return [];
     const job = pool.run({ source, flags, texts, maxMatches: matchOptions.maxMatches });
     running.add(job);
     // Node fires a timer longer than 2^31-1 ms at once; a deadline that far away is no deadline.
-    const timer = remainingMs <= MAX_TIMER_MS ? setTimeout(() => job.cancel(timedOut()), Math.ceil(remainingMs)) : undefined;
+    const expire = () => {
+      expired = true;
+      job.cancel(timedOut());
+    };
+    const timer = remainingMs <= MAX_TIMER_MS ? setTimeout(expire, Math.ceil(remainingMs)) : undefined;
     try {
       return await job.result;
     } finally {

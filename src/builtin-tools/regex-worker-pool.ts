@@ -181,6 +181,8 @@ export class RegexWorkerPool {
       // execArgv: the host's flags (loader hooks from --import, --input-type) are not the worker's concern.
       worker = new Worker(WORKER_SOURCE, { eval: true, name: 'ptc-grep-regex', execArgv: [] });
     } catch (error) {
+      // With other workers alive the queue drains through them; with none, nothing ever would.
+      if (this.#slots.length > 0) return undefined;
       const failure = new ToolFailedError(`Could not start a regex worker thread: ${describe(error)}`, { cause: error });
       for (const job of this.#queue.splice(0)) {
         job.done = true;
