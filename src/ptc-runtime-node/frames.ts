@@ -2,7 +2,8 @@
 // frames. The host parses every child frame as hostile input (the program can write to fd 3 too);
 // the child trusts the host's frames.
 
-import type { JsonValue } from '../json.js';
+import { jsonTextTooDeep, type JsonValue } from '../json.js';
+import { MAX_FRAME_DEPTH } from '../limits.js';
 
 /** One binding namespace as the child builds it: member names only, the functions stay on the host. */
 export interface ChildBinding {
@@ -17,6 +18,10 @@ export interface ChildLimits {
   readonly maxFrameBytes: number;
   readonly maxPendingCalls: number;
   readonly maxPendingArgsBytes: number;
+  /** Nesting of a returned value or call argument (the frame around it takes one more level). */
+  readonly maxValueDepth: number;
+  /** An error message the child reports; longer ones are cut with a note (src/error-text.ts). */
+  readonly maxErrorMessageBytes: number;
 }
 
 /** host -> child: run this program (the stripped wrapper from strip.ts). Sent once. */
@@ -75,8 +80,13 @@ export type ParsedChildFrame = { readonly ok: true; readonly frame: ChildFrame }
 
 const MAX_CALL_ID = Number.MAX_SAFE_INTEGER;
 
-/** Parses and shape-checks one line from the child. State (ids, bindings, order) is the session's job. */
-export function parseChildFrame(line: string): ParsedChildFrame {
+/**
+ * Parses and shape-checks one line from the child. State (ids, bindings, order) is the session's job.
+ * Nesting is bounded before parsing, so no host code ever recurses over a deeper value
+ * (docs/control-channel.md).
+ */
+export function parseChildFrame(line: string, maxDepth: number = MAX_FRAME_DEPTH): ParsedChildFrame {
+  if (jsonTextTooDeep(line, maxDepth)) return fail(`nested deeper than ${maxDepth} levels of arrays and objects`);
   let value: unknown;
   try {
     value = JSON.parse(line);

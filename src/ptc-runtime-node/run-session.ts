@@ -2,13 +2,16 @@
 // hostile input, dispatches binding calls, keeps the output ledger, enforces deadline, abort and
 // memory, and settles exactly once: abort outstanding calls, kill the tree, wait for the exit.
 
+import { capErrorMessage } from '../error-text.js';
 import type { ErrorCode, ErrorInfo } from '../errors.js';
 import { checkJson, type JsonValue } from '../json.js';
+import { MAX_ERROR_MESSAGE_BYTES, MAX_FRAME_DEPTH, MAX_QUEUED_REPLY_BYTES } from '../limits.js';
 import type { BindingFunction, ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
-import type { CallFrame, ChildBinding, ChildFrame, ChildLimits, ResultFrame } from './frames.js';
+import { encodeFrame, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
 import { describeExit, type ChildExit, type ProgramChild } from './program-child.js';
 
-export interface SessionLimits extends ChildLimits {
+/** The child's limits minus those that follow from fixed host limits (frame depth, error text). */
+export interface SessionLimits extends Omit<ChildLimits, 'maxValueDepth' | 'maxErrorMessageBytes'> {
   readonly rssLimitBytes: number;
   readonly rssIntervalMs: number;
   readonly memoryMb: number;
@@ -95,6 +98,9 @@ class Session {
         maxFrameBytes: limits.maxFrameBytes,
         maxPendingCalls: limits.maxPendingCalls,
         maxPendingArgsBytes: limits.maxPendingArgsBytes,
+        // A value sits one level inside its frame object, which the host bounds at MAX_FRAME_DEPTH.
+        maxValueDepth: MAX_FRAME_DEPTH - 1,
+        maxErrorMessageBytes: MAX_ERROR_MESSAGE_BYTES,
       },
     });
   }
@@ -119,6 +125,14 @@ class Session {
 
   #onFrame(frame: ChildFrame, bytes: number): void {
     if (this.#settled) return;
+    try {
+      this.#handleFrame(frame, bytes);
+    } catch (error) {
+      this.#protocol(`the host could not handle a ${frame.type} frame: ${describeError(error)}`);
+    }
+  }
+
+  #handleFrame(frame: ChildFrame, bytes: number): void {
     switch (frame.type) {
       case 'ready':
         this.#protocol('a second ready frame');
@@ -155,7 +169,16 @@ class Session {
       this.#settle({});
       return;
     }
-    const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+    // The frame's depth was bounded before parsing, so this cannot recurse without limit; a value that
+    // still fails to serialise is the program's fault, reported as such.
+    let json: string;
+    try {
+      json = JSON.stringify(value);
+    } catch (error) {
+      this.#protocol(`the returned value could not be serialised: ${describeError(error)}`);
+      return;
+    }
+    const bytes = Buffer.byteLength(json, 'utf8');
     if (this.#outputBytes + bytes > this.#input.limits.maxOutputBytes) {
       this.#settle({ error: outputLimitError(this.#input.limits.maxOutputBytes) });
       return;
@@ -172,7 +195,7 @@ class Session {
     this.#lastCallId = frame.id;
     const fn = lookupBinding(spec, frame.global, frame.member);
     if (fn === undefined) {
-      this.#protocol(`a call to an unknown binding ${frame.global}[${JSON.stringify(frame.member)}]`);
+      this.#protocol(`a call to an unknown binding ${preview(frame.global)}[${preview(JSON.stringify(frame.member))}]`);
       return;
     }
     if (this.#pending.size + 1 > limits.maxPendingCalls) {
@@ -192,10 +215,21 @@ class Session {
     } catch (error) {
       outcome = Promise.reject(error);
     }
+    // Both outcomes are handled totally: nothing a binding resolves or rejects with can become an
+    // unhandled rejection in the host (docs/control-channel.md).
     outcome.then(
-      (value) => this.#reply(frame, value),
-      (error: unknown) => this.#replyError(frame, error),
+      (value) => this.#guard(() => this.#reply(frame, value)),
+      (error: unknown) => this.#guard(() => this.#replyError(frame, error)),
     );
+  }
+
+  /** Runs a reply path; anything it throws ends the run instead of escaping into the event loop. */
+  #guard(body: () => void): void {
+    try {
+      body();
+    } catch (error) {
+      this.#settle({ error: { code: 'PROTOCOL', message: `the host could not reply to a binding call: ${describeError(error)}` } });
+    }
   }
 
   #reply(frame: CallFrame, value: unknown): void {
@@ -204,9 +238,15 @@ class Session {
       this.#sendResult({ type: 'result', id: frame.id, ok: true });
       return;
     }
-    const check = checkJson(value);
+    const label = `${preview(frame.global)}.${preview(frame.member)}`;
+    let check: ReturnType<typeof checkJson>;
+    try {
+      check = checkJson(value);
+    } catch (error) {
+      check = { ok: false, path: '', reason: `inspecting it threw: ${describeError(error)}` };
+    }
     if (!check.ok) {
-      this.#sendError(frame.id, `${frame.global}.${frame.member} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
+      this.#sendError(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
       return;
     }
     this.#sendResult({ type: 'result', id: frame.id, ok: true, value: value as JsonValue });
@@ -214,9 +254,13 @@ class Session {
 
   #replyError(frame: CallFrame, error: unknown): void {
     if (!this.#finishCall(frame.id)) return;
-    const message = error instanceof Error ? error.message : String(error);
-    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    this.#sendError(frame.id, message, typeof code === 'string' ? code : undefined);
+    let code: unknown;
+    try {
+      code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    } catch {
+      code = undefined;
+    }
+    this.#sendError(frame.id, capErrorMessage(describeError(error)), typeof code === 'string' ? code : undefined);
   }
 
   #finishCall(id: number): boolean {
@@ -233,12 +277,27 @@ class Session {
   }
 
   #sendResult(frame: ResultFrame): void {
-    const bytes = Buffer.byteLength(JSON.stringify(frame), 'utf8') + 1;
+    let line: string;
+    try {
+      line = encodeFrame(frame);
+    } catch (error) {
+      this.#sendError(frame.id, `the result could not be serialised: ${describeError(error)}`);
+      return;
+    }
+    const bytes = Buffer.byteLength(line, 'utf8');
     if (bytes > this.#input.limits.maxFrameBytes) {
       this.#sendError(frame.id, `the result is ${bytes} bytes, more than the ${this.#input.limits.maxFrameBytes}-byte channel limit; ask for less (a range, a filter)`);
       return;
     }
-    this.#input.child.send(frame);
+    // A child that stops reading (its event loop blocked, or forged calls it never reads the replies
+    // of) would make the host buffer every reply: the queue is bounded per run.
+    const queued = this.#input.child.send(frame, line);
+    if (queued > MAX_QUEUED_REPLY_BYTES) {
+      this.#protocol(
+        `the program stopped reading its replies (${queued} bytes queued, more than ${MAX_QUEUED_REPLY_BYTES}); ` +
+          'do not block the event loop while binding calls are in flight',
+      );
+    }
   }
 
   #onChildExit(exit: ChildExit): void {
@@ -258,10 +317,12 @@ class Session {
     if (this.#onAbort !== undefined) this.#input.spec.signal?.removeEventListener('abort', this.#onAbort);
     if (this.#onClose !== undefined) this.#input.closeSignal.removeEventListener('abort', this.#onClose);
     this.#calls.abort();
+    // Every failure passes here: one cap for whatever text the program or the runtime produced.
+    const error = outcome.error === undefined ? undefined : { code: outcome.error.code, message: capErrorMessage(outcome.error.message) };
     const result: RunResult = {
       ...(outcome.value === undefined || outcome.error !== undefined ? {} : { value: outcome.value }),
       logs: this.#logs,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      ...(error === undefined ? {} : { error }),
       sandbox: this.#input.sandbox,
     };
     // Without a pid namespace, catch descendants started since the last watchdog tick before the kill.
@@ -278,6 +339,12 @@ function lookupBinding(spec: ResolvedRunSpec, global: string, member: string): B
   return typeof fn === 'function' ? (fn as BindingFunction) : undefined;
 }
 
+/**
+ * Why the process ended before the program returned. MEMORY_LIMIT needs evidence the program cannot
+ * forge (docs/sandbox.md, "Memory"): a real SIGABRT (bwrap's exit code is decoded into a signal only
+ * when the seccomp exit rule made it truthful), V8's out-of-memory report, and a resident size the
+ * watchdog saw near the heap limit. Text on stderr or an exit code alone is an EXCEPTION.
+ */
 function exitError(exit: ChildExit, memoryMb: number): ErrorInfo {
   const outOfHeap = /heap out of memory|Reached heap limit|allocation failed/i.test(exit.stderr);
   if (outOfHeap) {
@@ -298,6 +365,19 @@ function exitError(exit: ChildExit, memoryMb: number): ErrorInfo {
     code: 'EXCEPTION',
     message: `the program's process ended before the program returned (${describeExit(exit.code, exit.signal)})${tail === '' ? '' : `: ${tail}`}`,
   };
+}
+
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an unprintable error';
+  }
+}
+
+/** A child-chosen name inside a message: short enough to never dominate it. */
+function preview(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function timeoutError(timeoutMs: number): ErrorInfo {

@@ -9,19 +9,34 @@ import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { inspect } from 'node:util';
+import { inspect, types } from 'node:util';
 import * as vm from 'node:vm';
 import type { JsonValue } from '../../json.js';
 import type { ChildBinding, ChildErrorCode, ChildLimits, HostFrame, ResultFrame, RunFrame } from '../frames.js';
 
 // Taken before the program runs, so a program replacing these cannot reroute the bootstrap's own work.
+// The frames are built from these alone: no program-controlled toJSON, getter, Proxy trap or prototype
+// method ever runs while the bootstrap serialises (docs/control-channel.md, "The child's side").
 const stringify = JSON.stringify;
 const parseJson = JSON.parse;
 const byteLength = Buffer.byteLength;
 const exitProcess = process.exit.bind(process);
 const getPrototypeOf = Object.getPrototypeOf;
 const objectPrototype = Object.prototype;
+const arrayPrototype = Array.prototype;
 const defineProperty = Object.defineProperty;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const objectKeys = Object.keys;
+const hasOwn = Object.hasOwn;
+const isArray = Array.isArray;
+const isFiniteNumber = Number.isFinite;
+const isProxy = types.isProxy;
+const uncurry = <A extends unknown[], R>(method: (...args: A) => R): ((self: unknown, ...args: A) => R) =>
+  Function.prototype.call.bind(method) as (self: unknown, ...args: A) => R;
+const stringSlice = uncurry(String.prototype.slice);
+const stringReplaceAll = uncurry(String.prototype.replaceAll as (search: string, replacement: string) => string);
+const charCodeAt = uncurry(String.prototype.charCodeAt);
+const regexpExec = uncurry(RegExp.prototype.exec);
 
 // Lets the program use `await import(...)`. Read now: the access emits an ExperimentalWarning on Node
 // 20, which must reach the real stderr rather than the program's captured output. Missing before 20.12.
@@ -32,7 +47,14 @@ const PROGRAM_FILENAME = 'program.ts';
 const PROGRAM_LINE_OFFSET = -1;
 
 const channel = new Socket({ fd: 3, readable: true, writable: true });
-let limits: ChildLimits = { maxOutputBytes: 0, maxFrameBytes: 0, maxPendingCalls: 1, maxPendingArgsBytes: 0 };
+let limits: ChildLimits = {
+  maxOutputBytes: 0,
+  maxFrameBytes: 0,
+  maxPendingCalls: 1,
+  maxPendingArgsBytes: 0,
+  maxValueDepth: 0,
+  maxErrorMessageBytes: 8192,
+};
 let started = false;
 let finished = false;
 let outputBytes = 0;
@@ -77,7 +99,35 @@ function onHostFrame(frame: HostFrame): void {
 function finishWithError(code: ChildErrorCode, message: string): void {
   if (finished) return;
   finished = true;
-  write(stringify({ type: 'done', ok: false, error: { code, message } }));
+  write(`{"type":"done","ok":false,"error":{"code":"${code}","message":${stringify(capMessage(message))}}}`);
+}
+
+const LOCATION_SUFFIX = / \(program\.ts:\d+:\d+\)$/;
+
+/**
+ * The message within limits.maxErrorMessageBytes: its head, a note with the full size and the
+ * trailing program location. Mirrors capErrorMessage in src/error-text.ts (this file imports
+ * nothing), so the host's own cap leaves the result as it is.
+ */
+function capMessage(message: string): string {
+  const max = limits.maxErrorMessageBytes;
+  if (message.length * 3 <= max) return message;
+  const total = byteLength(message, 'utf8');
+  if (total <= max) return message;
+  const found = regexpExec(LOCATION_SUFFIX, stringSlice(message, -256));
+  const location = found === null ? '' : (found[0] as string);
+  const note = `… [message truncated: ${total} bytes in all]`;
+  const budget = max - byteLength(note + location, 'utf8');
+  let head = stringSlice(message, 0, Math.max(0, budget));
+  let bytes = byteLength(head, 'utf8');
+  while (bytes > budget) {
+    head = stringSlice(head, 0, head.length - Math.max(1, Math.floor((bytes - budget) / 3)));
+    bytes = byteLength(head, 'utf8');
+  }
+  // Never end on the first half of a surrogate pair.
+  const last = charCodeAt(head, head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = stringSlice(head, 0, -1);
+  return `${head}${note}${location}`;
 }
 
 function emitLog(stream: 'stdout' | 'stderr', text: string): void {
@@ -93,7 +143,7 @@ function emitLog(stream: 'stdout' | 'stderr', text: string): void {
     );
     return;
   }
-  const line = stringify({ type: 'log', stream, text });
+  const line = `{"type":"log","stream":"${stream}","text":${stringify(text)}}`;
   if (byteLength(line, 'utf8') > limits.maxFrameBytes) {
     finishWithError('OUTPUT_LIMIT', `one log line is larger than the ${limits.maxFrameBytes}-byte channel limit; log less at once`);
     return;
@@ -222,18 +272,13 @@ function callBinding(binding: ChildBinding, member: string, args: unknown): Prom
   const label = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(member) ? `${binding.global}.${member}` : `${binding.global}[${stringify(member)}]`;
   // Arguments cross losslessly or not at all: JSON.stringify would silently drop undefined, turn NaN
   // into null and Dates into strings. An omitted argument is an empty object.
-  let problem: { path: string; reason: string } | undefined;
-  try {
-    problem = args === undefined ? undefined : jsonProblem(args);
-  } catch (error) {
-    problem = { path: '', reason: `inspecting it threw: ${describeThrown(error)}` };
-  }
-  if (problem !== undefined) {
+  const json = args === undefined ? '{}' : toJsonText(args);
+  if (typeof json !== 'string') {
+    const problem = json;
     const at = problem.path === '' ? 'the argument itself' : `at ${problem.path}`;
     const message = `Invalid arguments for ${label}: ${at}: ${problem.reason}. Pass plain JSON values.`;
     return Promise.reject(callError(binding, member, message, site, 'INVALID_ARGS'));
   }
-  const json = args === undefined ? '{}' : (stringify(args) as string);
   const head = `{"type":"call","global":${stringify(binding.global)},"member":${stringify(member)},"args":${json},"id":`;
   const bytes = byteLength(head, 'utf8') + 24;
   if (bytes > limits.maxFrameBytes) {
@@ -294,39 +339,123 @@ function installBindings(bindings: readonly ChildBinding[]): void {
 
 // ---- the program ----
 
-/** Why `value` is not JSON, or undefined. Mirrors checkJson in src/json.ts (this file imports nothing). */
-function jsonProblem(value: unknown): { path: string; reason: string } | undefined {
-  const seen = new Set<object>();
-  const visit = (v: unknown, path: string): { path: string; reason: string } | undefined => {
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') return undefined;
-    if (typeof v === 'number') return Number.isFinite(v) ? undefined : { path, reason: `${String(v)} is not a JSON number` };
-    if (v === undefined) return { path, reason: 'undefined is not JSON (omit the property or use null)' };
-    if (typeof v !== 'object') return { path, reason: `a ${typeof v} is not JSON` };
-    if (seen.has(v)) return { path, reason: 'a cyclic reference is not JSON' };
-    seen.add(v);
-    try {
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const problem = visit(v[i], `${path}/${i}`);
-          if (problem !== undefined) return problem;
-        }
-        return undefined;
+interface JsonProblem {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** One container being walked by jsonProblem: an array (keys null) or a plain object. */
+interface Walk {
+  readonly object: object;
+  readonly keys: readonly string[] | null;
+  readonly length: number;
+  index: number;
+  /** The key or index of the child being examined, for the path of a problem. */
+  current: string | number;
+  readonly depth: number;
+  readonly parent: Walk | null;
+}
+
+/**
+ * Why `value` is not JSON that JSON.stringify turns into text without running program code, or
+ * undefined. Iterative (nesting is bounded by limits.maxValueDepth), and it only reads own data
+ * properties through the captured primordials: a getter, a toJSON (own or on Object.prototype or
+ * Array.prototype), a Proxy or a class instance is a problem, never a call. Once it passes, the captured
+ * JSON.stringify reads the same own data properties and nothing else. Mirrors checkJson in
+ * src/json.ts (this file imports nothing).
+ */
+function jsonProblem(value: unknown): JsonProblem | undefined {
+  let top: Walk | null = null;
+  let hooksChecked = false;
+  let current: unknown = value;
+  for (;;) {
+    if (typeof current === 'object' && current !== null) {
+      if (!hooksChecked) {
+        const hook = prototypeHook();
+        if (hook !== undefined) return { path: '', reason: hook };
+        hooksChecked = true;
       }
-      const proto: unknown = getPrototypeOf(v);
-      if (proto !== objectPrototype && proto !== null) {
-        const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
-        return { path, reason: `${typeof name === 'string' && name !== '' ? `a ${name}` : 'an exotic object'} is not a plain object` };
-      }
-      for (const key of Object.keys(v)) {
-        const problem = visit((v as Record<string, unknown>)[key], `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-        if (problem !== undefined) return problem;
-      }
-      return undefined;
-    } finally {
-      seen.delete(v);
+      const entered = enter(current, top);
+      if (typeof entered === 'string') return { path: pathOf(top), reason: entered };
+      top = entered;
+    } else {
+      const reason = scalarProblem(current);
+      if (reason !== undefined) return { path: pathOf(top), reason };
     }
-  };
-  return visit(value, '');
+    while (top !== null && top.index >= top.length) top = top.parent;
+    if (top === null) return undefined;
+    const index = top.index++;
+    const key: string | number = top.keys === null ? index : (top.keys[index] as string);
+    top.current = key;
+    const descriptor = getOwnPropertyDescriptor(top.object, key);
+    if (descriptor === undefined) current = undefined;
+    else if (!hasOwn(descriptor, 'value')) {
+      return { path: pathOf(top), reason: 'a getter is not JSON (serialising would run it); copy the value into a plain property' };
+    } else current = descriptor.value;
+  }
+}
+
+function scalarProblem(value: unknown): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return isFiniteNumber(value) ? undefined : `${value} is not a JSON number`;
+  if (value === undefined) return 'undefined is not JSON (omit the property or use null)';
+  return `a ${typeof value} is not JSON`;
+}
+
+/** A toJSON that JSON.stringify would find on every plain object or array, or undefined. */
+function prototypeHook(): string | undefined {
+  if (getOwnPropertyDescriptor(objectPrototype, 'toJSON') !== undefined) return 'Object.prototype.toJSON is defined, and JSON.stringify would call it';
+  if (getOwnPropertyDescriptor(arrayPrototype, 'toJSON') !== undefined) return 'Array.prototype.toJSON is defined, and JSON.stringify would call it';
+  if (getPrototypeOf(arrayPrototype) !== objectPrototype) return "Array.prototype's prototype was replaced";
+  return undefined;
+}
+
+/** The walk of `object` below `parent`, or why it cannot be JSON. */
+function enter(object: object, parent: Walk | null): Walk | string {
+  if (isProxy(object)) return 'a Proxy is not JSON';
+  for (let walk = parent; walk !== null; walk = walk.parent) if (walk.object === object) return 'a cyclic reference is not JSON';
+  const depth = parent === null ? 1 : parent.depth + 1;
+  if (depth > limits.maxValueDepth) return `the value is nested deeper than ${limits.maxValueDepth} levels`;
+  const own = getOwnPropertyDescriptor(object, 'toJSON');
+  if (own !== undefined && (!hasOwn(own, 'value') || typeof own.value === 'function')) return 'a toJSON method is not JSON (serialising would call it)';
+  const proto: unknown = getPrototypeOf(object);
+  if (isArray(object)) {
+    if (proto !== arrayPrototype) return `${describePrototype(proto)} is not a plain array`;
+    return { object, keys: null, length: (object as unknown[]).length, index: 0, current: 0, depth, parent };
+  }
+  if (proto !== objectPrototype && proto !== null) return `${describePrototype(proto)} is not a plain object`;
+  const keys = objectKeys(object);
+  return { object, keys, length: keys.length, index: 0, current: 0, depth, parent };
+}
+
+/** "a Date", read from the prototype's own data properties only. */
+function describePrototype(proto: unknown): string {
+  if (typeof proto !== 'object' || proto === null || isProxy(proto)) return 'an exotic object';
+  const ctor = getOwnPropertyDescriptor(proto, 'constructor');
+  const fn: unknown = ctor !== undefined && hasOwn(ctor, 'value') ? ctor.value : undefined;
+  if (typeof fn !== 'function' || isProxy(fn)) return 'an exotic object';
+  const name = getOwnPropertyDescriptor(fn, 'name');
+  const text: unknown = name !== undefined && hasOwn(name, 'value') ? name.value : undefined;
+  return typeof text === 'string' && text !== '' ? `a ${text}` : 'an exotic object';
+}
+
+/** The JSON Pointer of the child being examined under `top`. */
+function pathOf(top: Walk | null): string {
+  let path = '';
+  for (let walk = top; walk !== null; walk = walk.parent) {
+    const key = walk.current;
+    path = `/${typeof key === 'number' ? `${key}` : stringReplaceAll(stringReplaceAll(key, '~', '~0'), '/', '~1')}${path}`;
+  }
+  return path;
+}
+
+/** The value's JSON text, or why it is not JSON; no program code runs either way. */
+function toJsonText(value: unknown): string | JsonProblem {
+  try {
+    return jsonProblem(value) ?? (stringify(value) as string);
+  } catch (error) {
+    return { path: '', reason: `inspecting it threw: ${describeThrown(error)}` };
+  }
 }
 
 function onProgramValue(value: unknown): void {
@@ -335,16 +464,12 @@ function onProgramValue(value: unknown): void {
   if (finished) return;
   if (value === undefined) {
     finished = true;
-    write(stringify({ type: 'done', ok: true }));
+    write('{"type":"done","ok":true}');
     return;
   }
-  let problem: { path: string; reason: string } | undefined;
-  try {
-    problem = jsonProblem(value);
-  } catch (error) {
-    problem = { path: '', reason: `inspecting it threw: ${describeThrown(error)}` };
-  }
-  if (problem !== undefined) {
+  const json = toJsonText(value);
+  if (typeof json !== 'string') {
+    const problem = json;
     finishWithError(
       'INVALID_OUTPUT',
       `the returned value is not JSON: ${problem.path === '' ? 'the value itself' : `at ${problem.path}`}: ${problem.reason}. ` +
@@ -352,7 +477,6 @@ function onProgramValue(value: unknown): void {
     );
     return;
   }
-  const json = stringify(value) as string;
   const bytes = byteLength(json, 'utf8');
   const line = `{"type":"done","ok":true,"value":${json}}`;
   if (outputBytes + bytes > limits.maxOutputBytes || byteLength(line, 'utf8') > limits.maxFrameBytes) {
@@ -418,7 +542,7 @@ function prepare(): void {
   process.on('uncaughtException', onProgramError);
   process.on('unhandledRejection', onProgramError);
   const warm = compile('(async function () {\nreturn { warm: [1, "x", null] };\n})');
-  void (warm as () => Promise<unknown>)().then((value) => jsonProblem(value) ?? stringify(value));
+  void (warm as () => Promise<unknown>)().then((value) => toJsonText(value));
 }
 
 function compile(code: string): unknown {
@@ -455,4 +579,4 @@ function runProgram(frame: RunFrame): void {
 }
 
 prepare();
-write(stringify({ type: 'ready' }));
+write('{"type":"ready"}');
