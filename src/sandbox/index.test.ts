@@ -16,7 +16,7 @@ import {
   runtimeReadPaths,
 } from './index.js';
 import { skipWithoutBwrap } from '../../test/helpers/bwrap.js';
-import { decodeFilter } from './seccomp-filter.js';
+import { buildSandboxFilter, decodeFilter } from './seccomp-filter.js';
 import type { LaunchRequest, SandboxPolicy } from './types.js';
 
 let ws: string;
@@ -78,8 +78,13 @@ describe('mode auto', () => {
     expect(plan.command).toBe(probe.bwrapPath);
     expect(plan.enforced).toEqual({ fs: 'full', network: 'full', process: 'full' });
     expect(plan.env).toEqual({});
-    expect(plan.passFds).toEqual([]);
+    // The network is denied, so the seccomp filter carries the unix-socket rule.
+    expect(plan.passFds).toHaveLength(1);
     expect(plan.args).toContain('--clearenv');
+    plan.release();
+    const open = await planLaunch(request({}, { network: true }));
+    expect(open.passFds).toEqual([]);
+    expect(open.args).not.toContain('--seccomp');
   });
 
   it.skipIf(skipWithoutBwrap)('hands bwrap a fresh seccomp fd at firstFreeFd when processes are denied, closed by release()', async () => {
@@ -90,11 +95,24 @@ describe('mode auto', () => {
     const at = first.args.indexOf('--seccomp');
     expect(first.args.slice(at, at + 2)).toEqual(['--seccomp', '5']);
     const fd = first.passFds[0]!;
-    expect(decodeFilter(readFileSync(fd))).toHaveLength(14);
+    expect(decodeFilter(readFileSync(fd))).toEqual(buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: false }));
     first.release();
     expect(() => fstatSync(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
     expect(() => first.release()).not.toThrow();
     second.release();
+  });
+
+  it.skipIf(skipWithoutBwrap)('makes exit codes truthful only when asked, and says so on the plan', async () => {
+    const truthful = await planLaunch(request({ truthfulExit: true }, { network: true }));
+    expect(truthful.signalExitCodes).toBe(true);
+    expect(decodeFilter(readFileSync(truthful.passFds[0]!))).toEqual(
+      buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: true }),
+    );
+    truthful.release();
+    const plain = await planLaunch(request({}, { network: true }));
+    expect(plain.signalExitCodes).toBe(false);
+    const off = await planLaunch(request({ mode: 'off', truthfulExit: true }));
+    expect(off.signalExitCodes).toBe(false);
   });
 
   it('falls back to node-permission for Node when bwrap is unavailable', async () => {
