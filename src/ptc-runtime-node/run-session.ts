@@ -346,18 +346,12 @@ function lookupBinding(spec: ResolvedRunSpec, global: string, member: string): B
  * watchdog saw near the heap limit. Text on stderr or an exit code alone is an EXCEPTION.
  */
 function exitError(exit: ChildExit, memoryMb: number): ErrorInfo {
-  const outOfHeap = /heap out of memory|Reached heap limit|allocation failed/i.test(exit.stderr);
-  if (outOfHeap) {
+  const oomText = /heap out of memory|Reached heap limit|allocation failed/i.test(exit.stderr);
+  const nearLimit = exit.peakResidentBytes >= memoryMb * 1024 * 1024 * OOM_MIN_RESIDENT_FRACTION;
+  if (exit.signal === 'SIGABRT' && oomText && nearLimit) {
     return {
       code: 'MEMORY_LIMIT',
       message: `the program ran out of heap memory (limit ${memoryMb} MiB); process the data in smaller pieces`,
-    };
-  }
-  // V8's fatal out-of-memory path aborts; bwrap reports a child killed by SIGABRT as exit code 134.
-  if (exit.code === 134 || exit.signal === 'SIGABRT') {
-    return {
-      code: 'MEMORY_LIMIT',
-      message: `the program's process aborted (${describeExit(exit.code, exit.signal)}), most likely out of memory (heap limit ${memoryMb} MiB)`,
     };
   }
   const tail = exit.stderr.trim().split('\n').slice(-3).join(' | ').slice(-400);
@@ -366,6 +360,9 @@ function exitError(exit: ChildExit, memoryMb: number): ErrorInfo {
     message: `the program's process ended before the program returned (${describeExit(exit.code, exit.signal)})${tail === '' ? '' : `: ${tail}`}`,
   };
 }
+
+/** A V8 heap that hit its limit has most of it resident; a fake abort from a small program does not. */
+const OOM_MIN_RESIDENT_FRACTION = 0.75;
 
 function describeError(error: unknown): string {
   try {
