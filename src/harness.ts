@@ -19,7 +19,7 @@ export interface HarnessOptions {
   readonly cwd?: string;
   /** `ptc` (default) or `standard`. */
   readonly preset?: string;
-  /** Sandbox mode of programs and the bash tool (CONTRACT §5); default `auto`. */
+  /** Sandbox mode of programs and the bash tool (docs/sandbox.md); default `auto`. */
   readonly sandbox?: SandboxMode;
   /** Extra paths programs and tools may read. */
   readonly allowRead?: readonly string[];

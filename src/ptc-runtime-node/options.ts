@@ -60,7 +60,7 @@ export interface NodeRuntimePoolOptions {
 }
 
 export interface NodeRuntimeOptions {
-  /** `required` | `auto` | `off` (CONTRACT §5); default `auto`. */
+  /** `required` | `auto` | `off` (docs/sandbox.md); default `auto`. */
   readonly sandbox?: SandboxMode;
   /** The advertised deadline bounds; defaults DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS. */
   readonly timeout?: { readonly defaultMs?: number; readonly minMs?: number; readonly maxMs?: number };

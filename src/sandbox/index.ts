@@ -29,7 +29,7 @@ export const NODE_PERMISSION_ENFORCEMENT: SandboxEnforcement = Object.freeze({
   process: 'partial',
 });
 
-/** Plans the launch of one confined process. See {@link LaunchRequest} and CONTRACT §5. */
+/** Plans the launch of one confined process. See {@link LaunchRequest} and docs/sandbox.md. */
 export async function planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
   validateRequest(request);
   const backend = await selectBackend(request.mode, request.kind);

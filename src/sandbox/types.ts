@@ -16,7 +16,7 @@ export interface SandboxReport {
   readonly enforced: SandboxEnforcement;
 }
 
-/** The full policy of one confined process (CONTRACT §5 `workspace` policy plus widenings). */
+/** The full policy of one confined process (a WorkspacePolicy plus its environment, docs/sandbox.md). */
 export interface SandboxPolicy {
   /** Working directory; readable and writable. Absolute. */
   readonly cwd: string;
