@@ -127,6 +127,16 @@ describe.each<SandboxMode>(['auto', 'off'])('bash (sandbox %s)', (sandbox) => {
     await waitUntil('the background sleep to be gone', () => pidsWith(marker).length === 0);
   });
 
+  // Before spawnConfined, bash killed only its process group: without bwrap the setsid child survived.
+  it('kills a setsid child that left the process group, with or without a pid namespace', async () => {
+    const marker = sleepMarker();
+    const tool = createBashTool(options({ sandbox }));
+    const value = await tool.execute({ command: `setsid sleep ${marker} & echo started; wait`, timeout_ms: 1_000 }, execContext());
+    expect(value.stdout).toBe('started\n');
+    expect(value.timedOut).toBe(true);
+    expect(pidsWith(marker)).toEqual([]);
+  });
+
   it('takes background jobs down with the command when it exits', async () => {
     const marker = sleepMarker();
     const value = await bash({ command: `sleep ${marker} >/dev/null 2>&1 & echo left` }, { sandbox });
