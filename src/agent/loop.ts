@@ -6,7 +6,8 @@
 import os from 'node:os';
 import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { Context } from '../context/context.js';
-import { HarnessError } from '../errors.js';
+import { capErrorMessage } from '../error-text.js';
+import { HarnessError, toErrorInfo } from '../errors.js';
 import { checkJson, type JsonValue } from '../json.js';
 import { describeModelError, SDK_CALL_SETTINGS, withModelRetry, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
 import { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-pool.js';
@@ -227,10 +228,19 @@ async function runToolCalls(
     calls.map(async (call) => {
       record({ type: 'tool/call', id: call.id, name: call.name, args: call.args });
       const started = Date.now();
-      const result = await pool.submit(tools.executionMode(call.name, { scope }), (poolSignal) => {
-        options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name });
-        return tools.execute(call.name, call.args, { signal: AbortSignal.any([signal, poolSignal]), scope, id: call.id });
-      });
+      const result = await pool
+        .submit(tools.executionMode(call.name, { scope }), (poolSignal) => {
+          options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name });
+          return tools.execute(call.name, call.args, { signal: AbortSignal.any([signal, poolSignal]), scope, id: call.id });
+        })
+        // The pipeline resolves every tool failure as a result; should anything still throw (a runtime
+        // that breaks its contract), the call ends as an error result so its tool/result is logged and
+        // the model hears of it, instead of the step failing as if the model had.
+        .catch((error: unknown): ToolCallResult => {
+          const info = toErrorInfo(error, 'TOOL_FAILED');
+          const message = capErrorMessage(info.message);
+          return { content: `Error [${info.code}]: ${message}`, isError: true, error: { code: info.code, message } };
+        });
       record({
         type: 'tool/result',
         id: call.id,

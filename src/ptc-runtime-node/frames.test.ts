@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_FRAME_DEPTH } from '../limits.js';
 import { encodeFrame, parseChildFrame } from './frames.js';
 
 describe('parseChildFrame', () => {
@@ -48,5 +49,24 @@ describe('parseChildFrame', () => {
 
   it('encodes one frame per line', () => {
     expect(encodeFrame({ type: 'result', id: 3, ok: true, value: 'a\nb' })).toBe('{"type":"result","id":3,"ok":true,"value":"a\\nb"}\n');
+  });
+});
+
+describe('parseChildFrame nesting bound', () => {
+  const frame = (levels: number) => `{"type":"done","ok":true,"value":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+
+  it(`accepts a value ${MAX_FRAME_DEPTH - 1} levels deep (the frame is one more) and refuses one level more before parsing`, () => {
+    expect(parseChildFrame(frame(MAX_FRAME_DEPTH - 1)).ok).toBe(true);
+    const parsed = parseChildFrame(frame(MAX_FRAME_DEPTH));
+    expect(parsed).toEqual({ ok: false, reason: `nested deeper than ${MAX_FRAME_DEPTH} levels of arrays and objects` });
+  });
+
+  it('refuses a call frame whose arguments nest 100,000 deep', () => {
+    const line = `{"type":"call","id":1,"global":"t","member":"m","args":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`;
+    expect(parseChildFrame(line).ok).toBe(false);
+  });
+
+  it('counts no brackets inside strings', () => {
+    expect(parseChildFrame(`{"type":"log","stream":"stdout","text":${JSON.stringify('['.repeat(10_000))}}`).ok).toBe(true);
   });
 });

@@ -296,8 +296,18 @@ export class ProgramChild {
   }
 
   #onChannelEnd(): void {
+    if (this.#channelEnded) return;
     this.#channelEnded = true;
-    if (this.#exit !== undefined) this.#notifyExit();
+    if (this.#exit !== undefined) {
+      this.#notifyExit();
+      return;
+    }
+    // A program that closed fd 3 can never report again: end its run now rather than at the deadline,
+    // once an exit that merely closed the channel first had its chance to arrive.
+    const timer = setTimeout(() => {
+      if (this.#exit === undefined && this.#listener !== undefined) this.#bad('the program closed its control channel');
+    }, this.#options.exitDrainGraceMs);
+    timer.unref();
   }
 
   #notifyExit(): void {

@@ -4,6 +4,7 @@
 // program settles.
 
 import type { Context } from '../context/context.js';
+import { capErrorMessage } from '../error-text.js';
 import { AbortedError, HarnessError, type ErrorCode, type ErrorInfo } from '../errors.js';
 import { checkJson, renderJson, type JsonValue } from '../json.js';
 import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult } from '../ptc-runtime/types.js';
@@ -141,7 +142,9 @@ export class ProgramFailedError extends HarnessError {
 
   constructor(error: ErrorInfo, logs: readonly string[]) {
     const tail = logs.length > 0 ? `\nLogs before the failure:\n${logs.join('\n')}` : '';
-    super(error.code, `${error.message}${tail}`);
+    // Any runtime's message is capped here too (the Node runtime already did); the logs are bounded
+    // by the run's output limit (docs/control-channel.md, "Error text").
+    super(error.code, `${capErrorMessage(error.message)}${tail}`);
     this.name = 'ProgramFailedError';
     this.logs = logs;
   }

@@ -159,6 +159,34 @@ describe('ptc turns', () => {
   });
 });
 
+describe('a program that attacks the host channel (issue 8)', () => {
+  // The program writes to fd 3 itself; fd 3 is non-blocking in the child, so it loops over partial writes.
+  const send = (line: string) =>
+    [
+      'const fs = require("node:fs");',
+      `const bytes = Buffer.from(${line} + "\\n");`,
+      'for (let at = 0; at < bytes.length; ) {',
+      '  try { at += fs.writeSync(3, bytes, at); } catch (e) { if (e.code !== "EAGAIN") throw e; }',
+      '}',
+      'await new Promise(() => {});',
+    ].join('\n');
+
+  it.each([
+    ['a done frame nested 100,000 deep', send(`'{"type":"done","ok":true,"value":' + "[".repeat(1e5) + "]".repeat(1e5) + '}'`), 'PROTOCOL'],
+    ['closing the channel', 'require("node:fs").closeSync(3);\nawait new Promise(() => {});', 'PROTOCOL'],
+  ])('%s: run_code ends as an error result, the agent goes on, the log ends with session/end', async (_name, code, errorCode) => {
+    const { result, events } = await run('ptc', [
+      reply.toolCalls([{ id: 'evil', name: 'run_code', args: { code, description: 'attack the channel' } }]),
+      reply.text('That failed.'),
+    ]);
+    expect(result).toMatchObject({ reason: 'completed', text: 'That failed.' });
+    const results = ofType(events, 'tool/result');
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ id: 'evil', isError: true, error: { code: errorCode } });
+    expect(events.at(-1)).toMatchObject({ type: 'session/end', reason: 'completed' });
+  });
+});
+
 describe('ending a session', () => {
   it('stops at --max-steps', async () => {
     const call = (id: string) => reply.toolCalls([{ id, name: 'read', args: { path: 'a.txt' } }]);
