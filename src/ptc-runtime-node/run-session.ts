@@ -364,6 +364,7 @@ function exitError(exit: ChildExit, memoryMb: number): ErrorInfo {
 /** A V8 heap that hit its limit has most of it resident; a fake abort from a small program does not. */
 const OOM_MIN_RESIDENT_FRACTION = 0.75;
 
+/** An error's text for a message, whatever was thrown (a getter on it may throw too). */
 function describeError(error: unknown): string {
   try {
     return error instanceof Error ? error.message : String(error);
