@@ -7,7 +7,7 @@ import type { JsonSchema } from '../json.js';
 import { MAX_GLOB_BRACE_EXPANSIONS, MAX_GLOB_RESULTS, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
-import { walkFiles } from './walk-files.js';
+import { compareStrings, walkFiles } from './walk-files.js';
 
 export interface GlobArgs {
   pattern: string;
@@ -119,10 +119,6 @@ function requireDirectory(root: OpenedPath): void {
   if (!root.stat.isDirectory()) {
     throw new ToolFailedError(`${root.display} is a file, not a directory. Use read to see it, or give its directory as path.`);
   }
-}
-
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The default skip list minus the names the pattern mentions as a literal segment. */

@@ -182,7 +182,11 @@ export function createPathResolver(options: FileToolOptions): PathResolver {
           pending.unshift(name);
           continue;
         }
-        if (code === 'ENOENT' && !last && create !== undefined && creations++ <= MAX_SYMLINK_HOPS + 256) {
+        if (code === 'ENOENT' && !last && create !== undefined) {
+          // Each missing directory is made once; more means something keeps removing them.
+          if (++creations > MAX_SYMLINK_HOPS + frames.length + pending.length + 1) {
+            throw new ToolFailedError(`Cannot write ${shown}: its directories keep disappearing while they are created.`);
+          }
           create(dir);
           try {
             fs.mkdirSync(at(dir.fd, name));

@@ -6,9 +6,13 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 
 import { describeFsError, throwIfAborted } from './fs-errors.js';
-import { compareStrings } from './glob.js';
 import type { OpenedPath, PathResolver } from './path-resolver.js';
 import { DIR_FLAGS, LEAF_FLAGS, at, closeQuietly, isLinkRefusal } from './safe-fs.js';
+
+/** Code-unit order, the same on every machine (no locale). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /** A regular file found by a walk. */
 export interface WalkedFile {
