@@ -90,6 +90,8 @@ export const MAX_JSON_DEPTH = 256;
 export const MAX_QUEUED_REPLY_BYTES = 16 * 1024 * 1024;
 /** Any error message from a program or a runtime that reaches the model or the log, in UTF-8 bytes. */
 export const MAX_ERROR_MESSAGE_BYTES = 8 * 1024;
+/** Text `grep` hands its regex worker in one message (many small files per round trip), in characters. */
+export const GREP_BATCH_CHARS = 4 * 1024 * 1024;
 /** `grep` deadline when the harness gives none: a pattern that backtracks this long ends as TIMEOUT. */
 export const DEFAULT_GREP_TIMEOUT_MS = 30_000;
 /** Regex worker threads kept alive (idle, unref'd) for `grep` between calls (docs/grep-regex.md). */

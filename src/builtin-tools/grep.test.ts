@@ -147,3 +147,49 @@ describe('grep', () => {
     });
   });
 });
+
+describe('grep with a catastrophic pattern', () => {
+  it('ends as TIMEOUT at its time limit while the host and other grep calls keep running', async () => {
+    // 40 a's and a b: (a+)+$ backtracks about 2^40 steps on this line, hours on one core.
+    await fs.writeFile(path.join(ws, 'evil.txt'), `${'a'.repeat(40)}b\n`);
+    const policy = resolveWorkspacePolicy({ cwd: ws });
+    const slow = createGrepTool({ policy, timeoutMs: 1_500 });
+    const normal = createGrepTool({ policy });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    try {
+      const catastrophic = Promise.resolve(slow.execute({ pattern: '(a+)+$', path: 'evil.txt' }, execWith())).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      // While it backtracks in its worker, other searches finish and the event loop keeps ticking.
+      const others = await Promise.all([1, 2, 3].map(() => normal.execute({ pattern: 'function\\s+load' }, execWith())));
+      for (const other of others) expect(other.matches.map((m) => m.path)).toEqual(['src/a.ts', 'src/lib/b.ts']);
+      expect(await catastrophic).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/nested quantifiers/) });
+      expect(ticks).toBeGreaterThan(10);
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+
+  it('ends as ABORTED when its call is aborted mid-match', async () => {
+    await fs.writeFile(path.join(ws, 'evil.txt'), `${'a'.repeat(40)}b\n`);
+    const controller = new AbortController();
+    const tool = createGrepTool({ policy: resolveWorkspacePolicy({ cwd: ws }) });
+    const call = Promise.resolve(tool.execute({ pattern: '(a+)+$', path: 'evil.txt' }, execWith(controller.signal)));
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('counts the files after the first match beyond the limit as not searched, though they were sent in the same batch', async () => {
+    for (let i = 0; i < 3; i++) {
+      await fs.writeFile(path.join(ws, `many-${i}.txt`), 'hit\n'.repeat(MAX_GREP_MATCHES));
+    }
+    const { value } = await grep({ pattern: '^hit$', glob: 'many-*.txt' });
+    expect(value.truncated).toBe(true);
+    expect(value.matches).toHaveLength(MAX_GREP_MATCHES);
+    expect(value.matches.every((m) => m.path === 'many-0.txt')).toBe(true);
+    // many-1 holds the first match beyond the limit; many-2 was matched in the same batch but never reached.
+    expect(value.filesSearched).toBe(2);
+  });
+});

@@ -3,12 +3,20 @@
 import * as fs from 'node:fs';
 import path from 'node:path';
 
-import { InvalidArgsError, ToolFailedError } from '../errors.js';
+import { ConfigError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
-import { BINARY_SNIFF_BYTES, MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
+import {
+  BINARY_SNIFF_BYTES,
+  DEFAULT_GREP_TIMEOUT_MS,
+  GREP_BATCH_CHARS,
+  MAX_GREP_FILE_BYTES,
+  MAX_GREP_MATCHES,
+  MAX_TOOL_OUTPUT_CHARS,
+} from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { looksBinary, throwIfAborted } from './fs-errors.js';
 import { compileGlob, skippedNames, type GlobMatcher } from './glob.js';
+import { createLineMatcher, type LineMatcher } from './line-matcher.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
 import { shortenLine, splitLines } from './read.js';
 import { closeQuietly, readAllFd } from './safe-fs.js';
@@ -36,8 +44,6 @@ export type GrepOutput = {
   filesSkipped: number;
 };
 
-/** How many lines to scan between abort checks inside one file. */
-const LINES_PER_ABORT_CHECK = 10_000;
 
 export const GREP_DESCRIPTION =
   'Search file contents for a JavaScript regular expression, line by line (a match cannot span lines). ' +
@@ -99,8 +105,20 @@ export const GREP_OUTPUT_SCHEMA = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export function createGrepTool(options: FileToolOptions): ToolDefinition<GrepArgs, GrepOutput> {
+export interface GrepToolOptions extends FileToolOptions {
+  /**
+   * Deadline of one call's matching in ms (default DEFAULT_GREP_TIMEOUT_MS). The regex runs in a
+   * worker thread (docs/grep-regex.md): a pattern that backtracks past it ends as TIMEOUT.
+   */
+  readonly timeoutMs?: number;
+}
+
+export function createGrepTool(options: GrepToolOptions): ToolDefinition<GrepArgs, GrepOutput> {
   const resolver = createPathResolver(options);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new ConfigError(`grep timeoutMs must be a positive integer of milliseconds, got ${String(timeoutMs)}.`);
+  }
   return defineTool<GrepArgs, GrepOutput>({
     name: 'grep',
     description: GREP_DESCRIPTION,
@@ -108,7 +126,8 @@ export function createGrepTool(options: FileToolOptions): ToolDefinition<GrepArg
     outputSchema: GREP_OUTPUT_SCHEMA,
     isConcurrencySafe: true,
     async execute(args, exec) {
-      const regex = compileRegex(args.pattern, args.ignore_case === true);
+      // Validates the pattern (INVALID_ARGS) and starts the call's matching deadline.
+      const matcher = createLineMatcher({ pattern: args.pattern, ignoreCase: args.ignore_case === true, timeoutMs, signal: exec.signal });
       const filter = args.glob === undefined ? undefined : compileGlob(args.glob, 'glob');
       const byName = args.glob !== undefined && !args.glob.includes('/');
       const target = resolver.resolve(args.path ?? '.', 'read');
@@ -136,7 +155,7 @@ export function createGrepTool(options: FileToolOptions): ToolDefinition<GrepArg
           filesSearched: 0,
           filesSkipped: 0,
         };
-        const budget = { chars: 0 };
+        const batch = new MatchBatch(matcher, result);
         for await (const file of files) {
           throwIfAborted(exec.signal, 'grep');
           if (isDirectory && filter && !passesFilter(filter, byName, file.relative)) continue;
@@ -146,12 +165,15 @@ export function createGrepTool(options: FileToolOptions): ToolDefinition<GrepArg
             continue;
           }
           result.filesSearched++;
-          searchLines(text, regex, resolver.display(file.absolute), result, budget, exec.signal);
+          batch.add(resolver.display(file.absolute), text);
+          if (batch.pendingChars >= GREP_BATCH_CHARS) await batch.flush();
           if (result.truncated) break;
         }
+        if (!result.truncated) await batch.flush();
         return result;
       } finally {
         target.close();
+        matcher.close();
       }
     },
     renderContent(value) {
@@ -173,47 +195,61 @@ export function createGrepTool(options: FileToolOptions): ToolDefinition<GrepArg
   });
 }
 
-function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? 'i' : '');
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new InvalidArgsError(
-      `pattern is not a valid JavaScript regular expression (${detail}). To match one of ( ) [ ] { } . * + ? ^ $ | \\ ` +
-        'literally, put a backslash before it, e.g. "foo\\(" for "foo(".',
-    );
-  }
-}
-
 function passesFilter(filter: GlobMatcher, byName: boolean, relative: string): boolean {
   return filter.matches(byName ? relative.slice(relative.lastIndexOf('/') + 1) : relative);
 }
 
 /**
- * The matching loop over one file's text: appends matching lines to `result` until the match or
- * output budget runs out (then sets `truncated`). Kept apart so the regex can run elsewhere.
+ * Files waiting to be matched, sent to the regex worker together (one round trip for many small
+ * files). Matches are appended to the result in file order until the match or output budget runs
+ * out; then `truncated` is set and the files after the last one shown no longer count as searched.
  */
-function searchLines(
-  text: string,
-  regex: RegExp,
-  shown: string,
-  result: GrepOutput,
-  budget: { chars: number },
-  signal: AbortSignal,
-): void {
-  const lines = splitLines(text);
-  for (let i = 0; i < lines.length; i++) {
-    if (i % LINES_PER_ABORT_CHECK === 0) throwIfAborted(signal, 'grep');
-    const line = lines[i] ?? '';
-    if (!regex.test(line)) continue;
-    const match: GrepMatch = { path: shown, line: i + 1, text: shortenLine(line) };
-    const size = match.path.length + match.text.length + 16;
-    if (result.matches.length >= MAX_GREP_MATCHES || budget.chars + size > MAX_TOOL_OUTPUT_CHARS) {
-      result.truncated = true;
-      return;
+class MatchBatch {
+  readonly #matcher: LineMatcher;
+  readonly #result: GrepOutput;
+  #files: { readonly shown: string; readonly text: string }[] = [];
+  #shownChars = 0;
+  /** Characters of text waiting to be matched. */
+  pendingChars = 0;
+
+  constructor(matcher: LineMatcher, result: GrepOutput) {
+    this.#matcher = matcher;
+    this.#result = result;
+  }
+
+  add(shown: string, text: string): void {
+    this.#files.push({ shown, text });
+    this.pendingChars += text.length;
+  }
+
+  async flush(): Promise<void> {
+    const files = this.#files;
+    this.#files = [];
+    this.pendingChars = 0;
+    if (files.length === 0) return;
+    const result = this.#result;
+    // One more than fits, so the worker tells whether matches remain beyond the limit.
+    const found = await this.#matcher.matchMany(
+      files.map((file) => file.text),
+      { maxMatches: MAX_GREP_MATCHES - result.matches.length + 1 },
+    );
+    for (let k = 0; k < files.length; k++) {
+      const numbers = found[k] ?? [];
+      if (numbers.length === 0) continue;
+      const { shown, text } = files[k] as { shown: string; text: string };
+      const lines = splitLines(text);
+      for (const n of numbers) {
+        const match: GrepMatch = { path: shown, line: n, text: shortenLine(lines[n - 1] ?? '') };
+        const size = match.path.length + match.text.length + 16;
+        if (result.matches.length >= MAX_GREP_MATCHES || this.#shownChars + size > MAX_TOOL_OUTPUT_CHARS) {
+          result.truncated = true;
+          result.filesSearched -= files.length - 1 - k;
+          return;
+        }
+        result.matches.push(match);
+        this.#shownChars += size;
+      }
     }
-    result.matches.push(match);
-    budget.chars += size;
   }
 }
 

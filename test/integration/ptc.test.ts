@@ -14,6 +14,9 @@ import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
 import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import { ToolRuntime, type ToolResultEvent } from '../../src/tools/tool-runtime.js';
 import { defineTool } from '../../src/tools/types.js';
+import { createGrepTool } from '../../src/builtin-tools/grep.js';
+import { createReadTool } from '../../src/builtin-tools/read.js';
+import { resolveWorkspacePolicy } from '../../src/sandbox/workspace-policy.js';
 
 let workspace: string;
 let runtime: PtcRuntime;
@@ -326,6 +329,35 @@ describe('run_code with the real runtime', () => {
     const result = await s.run(`await tools.hang({}); return 'unreachable';`, { signal: controller.signal });
     expect(result.error?.code).toBe('ABORTED');
     expect(aborted).toBe(true);
+  });
+});
+
+describe('a hostile program against grep', () => {
+  it('a catastrophic pattern ends as TIMEOUT at grep\'s limit while the program\'s other calls and the host keep running', async () => {
+    fs.writeFileSync(path.join(workspace, 'evil.txt'), `${'a'.repeat(40)}b\n`);
+    fs.writeFileSync(path.join(workspace, 'ok.txt'), 'fine\n');
+    const policy = resolveWorkspacePolicy({ cwd: workspace });
+    const s = setup({
+      register: (tools) => {
+        tools.register(createGrepTool({ policy, timeoutMs: 1_500 }));
+        tools.register(createReadTool({ policy }));
+      },
+    });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    try {
+      const result = await s.run(`
+        const evil = tools.grep({ pattern: '(a+)+$', path: 'evil.txt' }).then(() => 'matched', (e) => e.code);
+        const reads = [];
+        for (let i = 0; i < 5; i++) reads.push((await tools.read({ path: 'ok.txt' })).content);
+        return { evil: await evil, reads };
+      `);
+      expect(result.error).toBeUndefined();
+      expect(result.value).toEqual({ logs: [], result: { evil: 'TIMEOUT', reads: ['fine', 'fine', 'fine', 'fine', 'fine'] } });
+      expect(ticks).toBeGreaterThan(10);
+    } finally {
+      clearInterval(ticker);
+    }
   });
 });
 
