@@ -10,7 +10,7 @@ import type { FileToolOptions } from './path-resolver.js';
 
 export { createEditTool, type EditArgs, type EditOutput } from './edit.js';
 export { compileGlob, createGlobTool, type GlobArgs, type GlobMatcher, type GlobOutput } from './glob.js';
-export { createGrepTool, type GrepArgs, type GrepMatch, type GrepOutput } from './grep.js';
+export { createGrepTool, type GrepArgs, type GrepMatch, type GrepOutput, type GrepToolOptions } from './grep.js';
 export { createReadTool, type ReadArgs, type ReadOutput } from './read.js';
 export { createWriteTool, type WriteArgs, type WriteOutput } from './write.js';
 export {

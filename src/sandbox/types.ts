@@ -16,18 +16,25 @@ export interface SandboxReport {
   readonly enforced: SandboxEnforcement;
 }
 
-/** The full policy of one confined process (a WorkspacePolicy plus its environment, docs/sandbox.md). */
-export interface SandboxPolicy {
-  /** Working directory; readable and writable. Absolute. */
+/** The resolved policy. Paths are absolute, real (symlinks resolved) and existing when resolved. */
+export interface WorkspacePolicy {
+  /** The workspace: readable and writable; the working directory of programs and commands. */
   readonly cwd: string;
-  /** Extra absolute paths readable (read-only) inside the sandbox. */
+  /** Extra read-only roots (`--allow-read`), none of them inside a writable root. */
   readonly read: readonly string[];
-  /** Extra absolute paths writable inside the sandbox. */
+  /** Extra writable (and readable) roots (`--allow-write`), none of them inside cwd or each other. */
   readonly write: readonly string[];
+  /** Network for programs and commands (`--allow-net`). */
   readonly network: boolean;
-  /** May the process create child processes (confined by the same policy)? */
+  /** May programs and commands start child processes (confined by the same policy, killed with the run)? */
   readonly processes: boolean;
-  /** The complete environment of the process; nothing is inherited from the host. */
+}
+
+/**
+ * The full policy of one confined process: a WorkspacePolicy plus its complete environment (nothing
+ * is inherited from the host). planLaunch resolves the paths again, so absolute paths suffice here.
+ */
+export interface SandboxPolicy extends WorkspacePolicy {
   readonly env: Readonly<Record<string, string>>;
 }
 

@@ -5,21 +5,9 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { isWithin, realpathOrUndefined } from './policy.js';
-import type { SandboxPolicy } from './types.js';
+import type { SandboxPolicy, WorkspacePolicy } from './types.js';
 
-/** The resolved policy. Paths are absolute, real (symlinks resolved) and existing when resolved. */
-export interface WorkspacePolicy {
-  /** The workspace: readable and writable; the working directory of programs and commands. */
-  readonly cwd: string;
-  /** Extra read-only roots (`--allow-read`), none of them inside a writable root. */
-  readonly read: readonly string[];
-  /** Extra writable (and readable) roots (`--allow-write`), none of them inside cwd or each other. */
-  readonly write: readonly string[];
-  /** Network for programs and commands (`--allow-net`). */
-  readonly network: boolean;
-  /** May programs and commands start child processes (confined by the same policy, killed with the run)? */
-  readonly processes: boolean;
-}
+export type { WorkspacePolicy } from './types.js';
 
 /** What a user or a caller gives; relative paths resolve against `cwd`. */
 export interface WorkspacePolicyInput {
