@@ -446,7 +446,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   }
 
   private scopedFor<T>(list: readonly Scoped<T>[], scope: Context): T[] {
-    return list.filter((item) => isWithin(scope, item.owner)).map((item) => item.value);
+    return list.filter((item) => isScopeWithin(scope, item.owner)).map((item) => item.value);
   }
 }
 
@@ -488,7 +488,7 @@ function failure(code: ErrorCode, message: string): ToolCallResult {
   return { content: `Error [${code}]: ${message}`, isError: true, error };
 }
 
-function isWithin(scope: Context, owner: Context): boolean {
+function isScopeWithin(scope: Context, owner: Context): boolean {
   for (let at: Context | undefined = scope; at; at = at.parent) if (at === owner) return true;
   return false;
 }
