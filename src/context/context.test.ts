@@ -77,6 +77,74 @@ describe('plugins and effects', () => {
     expect(undone).toBe(true);
     expect(reported).toEqual(['plugin broken: boom']);
   });
+
+  it('a plugin whose apply throws after registering tools leaves nothing registered once its dispose resolves', async () => {
+    const root = createContext();
+    root.setListenerErrorHandler(() => {});
+    const names = new Set<string>();
+    // Registrations as the tool registry makes them: one effect per name, undone by its disposer.
+    const register = (ctx: Context, name: string) => {
+      if (names.has(name)) throw new Error(`"${name}" is already registered`);
+      ctx.effect(() => {
+        names.add(name);
+        return () => void names.delete(name);
+      });
+    };
+    const tools = ['a', 'b', 'c'];
+    const broken = root.plugin({
+      name: 'broken',
+      apply(ctx) {
+        for (const name of tools) register(ctx, name);
+        throw new Error('boom');
+      },
+    });
+    expect(broken.state).toBe('failed');
+    await broken.dispose();
+    expect([...names]).toEqual([]);
+    const next = root.plugin({ name: 'next', apply: (ctx) => tools.forEach((name) => register(ctx, name)) });
+    expect(next.state).toBe('active');
+    expect(next.error).toBeUndefined();
+  });
+
+  it('an async apply that rejects after registering: settled() resolves once its effects are undone', async () => {
+    const root = createContext();
+    root.setListenerErrorHandler(() => {});
+    const names = new Set<string>();
+    const slowUndo = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const handle = root.plugin({
+      name: 'broken-async',
+      async apply(ctx) {
+        ctx.effect(() => {
+          names.add('x');
+          return async () => {
+            await slowUndo();
+            names.delete('x');
+          };
+        });
+        await Promise.resolve();
+        throw new Error('late boom');
+      },
+    });
+    expect(await handle.settled()).toBe('failed');
+    expect((handle.error as Error).message).toBe('late boom');
+    expect([...names]).toEqual([]);
+  });
+
+  it('settled() resolves at once for a pending plugin and after apply for an active one', async () => {
+    const root = createContext();
+    const pending = root.plugin({ name: 'waits', inject: ['counter'], apply() {} });
+    expect(await pending.settled()).toBe('pending');
+    let done = false;
+    const active = root.plugin({
+      name: 'slow',
+      async apply() {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        done = true;
+      },
+    });
+    expect(await active.settled()).toBe('active');
+    expect(done).toBe(true);
+  });
 });
 
 describe('config validation', () => {

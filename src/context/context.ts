@@ -44,6 +44,11 @@ export interface PluginHandle {
   readonly error: unknown;
   /** Runs every effect of the plugin (and of the plugins it loaded) in reverse order. Idempotent. */
   dispose(): Promise<void>;
+  /**
+   * Resolves with the state once the current activation settled: an async `apply` finished, or a
+   * failed one's effects are all undone. At once for a pending or disposed plugin.
+   */
+  settled(): Promise<PluginState>;
 }
 
 /**
@@ -211,12 +216,18 @@ export class Context {
     return value;
   }
 
-  /** Where failures of `emit` listeners go (default: one line on stderr). Root-wide. */
-  setListenerErrorHandler(handler: (error: unknown, event: string) => void): void {
+  /** Where failures of `emit` listeners and plugin `apply` go (default: one line on stderr). Root-wide; returns the previous handler. */
+  setListenerErrorHandler(handler: (error: unknown, event: string) => void): (error: unknown, event: string) => void {
+    const previous = this.registry.onListenerError;
     this.registry.onListenerError = handler;
+    return previous;
   }
 
-  /** Runs every disposer of this context in reverse order. Idempotent. */
+  /**
+   * Runs every disposer of this context in reverse order. Idempotent. Synchronous disposers run
+   * synchronously up to the first one that returns a promise, so a failed apply's synchronous
+   * effects (tool registrations) are gone before `ctx.plugin()` returns.
+   */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
@@ -224,7 +235,8 @@ export class Context {
     while (this.disposers.length > 0) {
       const disposer = this.disposers.pop()!;
       try {
-        await disposer();
+        const out = disposer();
+        if (out instanceof Promise) await out;
       } catch (error) {
         errors.push(error);
       }
@@ -259,6 +271,10 @@ class Fork {
   private state: PluginState = 'pending';
   private error: unknown = undefined;
   private ctx: Context | undefined;
+  /** The current activation's async apply (and a failure's cleanup); awaited by settled(). */
+  private settling: Promise<void> = Promise.resolve();
+  /** A failed activation's undoing of its effects; awaited by dispose(). */
+  private cleanup: Promise<void> = Promise.resolve();
 
   private readonly parent: Context;
   private readonly plugin: Plugin<unknown>;
@@ -280,6 +296,10 @@ class Fork {
       },
       missing: () => this.missing(),
       dispose: () => this.dispose(),
+      settled: async () => {
+        await fork.settling;
+        return fork.state;
+      },
     };
   }
 
@@ -297,19 +317,21 @@ class Fork {
     const ctx = new Context(this.parent.registry, this.parent, this.plugin.name);
     this.ctx = ctx;
     this.state = 'active';
-    const fail = (error: unknown) => {
-      if (this.ctx !== ctx) return;
+    const fail = (error: unknown): Promise<void> => {
+      if (this.ctx !== ctx) return Promise.resolve();
       this.state = 'failed';
       this.error = error;
       this.ctx = undefined;
-      void ctx.dispose().catch(() => {});
+      // Kept so that dispose() and settled() resolve only once every effect is undone.
+      this.cleanup = ctx.dispose().catch(() => {});
       this.parent.registry.onListenerError(error, `plugin ${this.plugin.name}`);
+      return this.cleanup;
     };
     try {
       const out = this.plugin.apply(ctx, this.config);
-      if (out instanceof Promise) out.catch(fail);
+      if (out instanceof Promise) this.settling = out.then(() => {}, fail);
     } catch (error) {
-      fail(error);
+      this.settling = fail(error);
     }
   }
 
@@ -329,6 +351,7 @@ class Fork {
     this.state = 'disposed';
     this.parent.registry.forks.delete(this);
     if (ctx) await ctx.dispose();
+    await this.cleanup;
   }
 }
 
