@@ -20,6 +20,26 @@ export const BINARY_SNIFF_BYTES = 8 * 1024;
 export const MAX_GLOB_BRACE_EXPANSIONS = 256;
 /** The file tools follow at most this many symbolic links while resolving one path (as the kernel's ELOOP bound). */
 export const MAX_SYMLINK_HOPS = 40;
+/** `web_fetch` gives up on a URL (all redirects and the body included) after this long: TIMEOUT. */
+export const WEB_FETCH_TIMEOUT_MS = 30_000;
+/** `web_fetch` reads at most this many (decompressed) body bytes, then stops and marks the result truncated. */
+export const MAX_WEB_FETCH_BYTES = 2 * 1024 * 1024;
+/** `web_fetch` returns at most this many characters of converted text, marking the result truncated. */
+export const MAX_WEB_FETCH_CHARS = 50_000;
+/** `web_fetch` follows at most this many redirects from the URL it was given. */
+export const MAX_WEB_FETCH_REDIRECTS = 5;
+/** Characters of an error page that `web_fetch` quotes in the message of a non-2xx answer. */
+export const WEB_FETCH_ERROR_EXCERPT_CHARS = 500;
+/** The HTML converter of `web_fetch` nests elements at most this deep; deeper ones join their ancestor. */
+export const MAX_HTML_DEPTH = 256;
+/** Lists, quotes and tables nested deeper than this are converted as plain lines (keeps conversion linear). */
+export const MAX_HTML_STRUCTURE_NESTING = 12;
+/** `todo` accepts at most this many items in one list. */
+export const MAX_TODO_ITEMS = 100;
+/** One `todo` item's text, in characters. */
+export const MAX_TODO_CONTENT_CHARS = 1_000;
+/** AGENTS.md (or CLAUDE.md) enters the system prompt up to this many bytes, then is cut with a note. */
+export const MAX_WORKSPACE_INSTRUCTIONS_BYTES = 32 * 1024;
 
 // The code runtime (src/ptc-runtime-node). Each is overridable through createNodeRuntime options.
 
