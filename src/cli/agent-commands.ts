@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import { runAgent, type AgentProgress } from '../agent/loop.js';
 import { buildRequest } from '../agent/request.js';
 import { createHarness } from '../harness.js';
+import { todoProgressText } from '../builtin-tools/todo.js';
 import { resolveModel } from '../llm/index.js';
 import {
   createSessionWriter,
@@ -47,6 +48,13 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   const harness = createHarness({ ...options, cwd });
   const writer = createSessionWriter({ dir, sessionId: newSessionId() });
   const progress = options.writeProgress;
+  // The agent's plan, shown whenever a todo call (native or from a program) is accepted.
+  if (progress) {
+    harness.ctx.on('tools/result', (event) => {
+      const plan = todoProgressText(event);
+      if (plan !== undefined) progress(plan);
+    });
+  }
   try {
     const result = await runAgent({
       scope: harness.ctx,
