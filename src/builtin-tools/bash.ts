@@ -24,6 +24,7 @@ import {
 } from '../sandbox/index.js';
 import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { BoundedOutput } from './bounded-output.js';
 
 export interface BashToolOptions {
   /**
@@ -150,6 +151,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
     description: bashDescription(maxStreamBytes),
     inputSchema: bashInputSchema(defaultTimeoutMs),
     outputSchema: BASH_OUTPUT_SCHEMA,
+    examples: [{ command: 'ls -la', description: 'List the workspace' }],
     async execute(args, exec) {
       if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');
       const plan = await planLaunch({
@@ -277,44 +279,4 @@ function runPlan(
       );
     });
   });
-}
-
-/** Keeps the first and the last half of a byte budget and counts what fell in between. */
-class BoundedOutput {
-  private readonly head: Buffer[] = [];
-  private headBytes = 0;
-  private tail: Buffer = Buffer.alloc(0);
-  private omitted = 0;
-
-  private readonly maxBytes: number;
-
-  constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
-  }
-
-  get truncated(): boolean {
-    return this.omitted > 0;
-  }
-
-  push(chunk: Buffer): void {
-    const headRoom = Math.ceil(this.maxBytes / 2) - this.headBytes;
-    if (headRoom > 0) {
-      const taken = chunk.subarray(0, headRoom);
-      this.head.push(taken);
-      this.headBytes += taken.length;
-      chunk = chunk.subarray(taken.length);
-    }
-    if (chunk.length === 0) return;
-    const tailMax = Math.floor(this.maxBytes / 2);
-    const joined = Buffer.concat([this.tail, chunk]);
-    const excess = Math.max(0, joined.length - tailMax);
-    this.omitted += excess;
-    this.tail = Buffer.from(joined.subarray(excess));
-  }
-
-  text(): string {
-    const head = Buffer.concat(this.head).toString('utf8');
-    if (this.omitted === 0) return head + this.tail.toString('utf8');
-    return `${head}\n[... ${this.omitted} bytes omitted ...]\n${this.tail.toString('utf8')}`;
-  }
 }

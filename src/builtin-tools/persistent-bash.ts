@@ -1,0 +1,255 @@
+// The `bash` tool of the minimal preset: one persistent shell per tool instance (per agent), started
+// lazily under the same sandbox and policy as the one-shot `bash` (src/builtin-tools/bash.ts), so the
+// working directory, variables and functions survive between calls. The process and its end-marker
+// protocol live in shell-session.ts; restart semantics are in docs/minimal-tools.md.
+
+import { AbortedError, ConfigError, InvalidArgsError, ToolFailedError } from '../errors.js';
+import type { JsonSchema } from '../json.js';
+import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
+import { defaultSandboxEnv, sandboxPolicyOf, type WorkspacePolicy } from '../sandbox/index.js';
+import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
+import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { ShellSession } from './shell-session.js';
+
+export interface PersistentBashToolOptions {
+  /** The harness's one policy (resolveWorkspacePolicy): the shell starts in `policy.cwd`. */
+  readonly policy: WorkspacePolicy;
+  /** The same mode as the runtime's (`--sandbox`). */
+  readonly sandbox: SandboxMode;
+  /** Deadline of a command when a call gives no `timeout_ms`; default {@link DEFAULT_BASH_TIMEOUT_MS}. */
+  readonly timeoutMs?: number;
+  /** Bytes kept per stream per call; default {@link MAX_BASH_STREAM_BYTES}. */
+  readonly maxStreamBytes?: number;
+}
+
+export interface PersistentBashArgs {
+  command?: string;
+  restart?: boolean;
+  description?: string;
+  timeout_ms?: number;
+}
+
+/** Which shell a call ran in. */
+export type ShellUse = 'started' | 'reused' | 'restarted';
+
+export type PersistentBashOutput = {
+  /** The command's `$?` (128 + N after signal N); the shell's exit code when the command ended the shell; null when nothing ran to completion. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when stdout or stderr lost bytes to the bound. */
+  truncated: boolean;
+  /** `started`: the first shell of this tool; `reused`: the previous call's shell; `restarted`: a fresh shell replacing one that ended or was restarted on request. */
+  shell: ShellUse;
+  /** True when the shell is gone after this call (the command exited it, or it was killed at the deadline); the next call starts a fresh one. */
+  shellEnded: boolean;
+  sandbox: {
+    backend: SandboxReport['backend'];
+    enforced: { fs: SandboxEnforcement['fs']; network: SandboxEnforcement['network']; process: SandboxEnforcement['process'] };
+  };
+};
+
+/** The tool plus the means to end its shell; call `dispose()` when the agent is done. */
+export type PersistentBashTool = ToolDefinition<PersistentBashArgs, PersistentBashOutput> & {
+  /** Kills the shell and everything it started; later calls fail. */
+  dispose(): Promise<void>;
+};
+
+export function persistentBashDescription(maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
+  return (
+    'Run a command in a persistent bash shell in the workspace. The shell is kept between calls: the ' +
+    'working directory (cd), exported and shell variables, functions and background jobs (cmd &) stay ' +
+    'for the next call. Commands run under the same sandbox as the other tools: they can read and write ' +
+    'the workspace, read system files, and nothing else unless allowed; network is off unless allowed. ' +
+    'Stdin is /dev/null and there is no terminal, so interactive programs get end-of-input: pass ' +
+    'non-interactive flags (-y, --no-pager). A command that passes its timeout is killed together with ' +
+    'the shell and everything it started; the next call gets a fresh shell. Set restart to true to ' +
+    'start a fresh shell on purpose. Each of stdout and stderr keeps at most ' +
+    `${maxStreamBytes} bytes (start and end); redirect long output to a file and read it in parts.`
+  );
+}
+
+export function persistentBashInputSchema(defaultTimeoutMs: number = DEFAULT_BASH_TIMEOUT_MS) {
+  return {
+    type: 'object',
+    properties: {
+      command: {
+        type: 'string',
+        minLength: 1,
+        description: 'The command line to run in the shell (any bash syntax; several lines are fine). Required unless restart is true.',
+      },
+      restart: {
+        type: 'boolean',
+        description: 'Kill the shell and everything it started, then start a fresh one (and run command in it, if given).',
+      },
+      description: { type: 'string', description: 'A short label of what the command does, for logs and UIs.' },
+      timeout_ms: {
+        type: 'integer',
+        minimum: MIN_BASH_TIMEOUT_MS,
+        maximum: MAX_BASH_TIMEOUT_MS,
+        description:
+          `Deadline in milliseconds (default ${defaultTimeoutMs}); when it passes, the command is killed with ` +
+          'the shell and the next call starts a fresh shell.',
+      },
+    },
+    additionalProperties: false,
+  } as const satisfies JsonSchema;
+}
+
+const LEVEL = { type: 'string', enum: ['full', 'partial', 'none'] } as const;
+
+export const PERSISTENT_BASH_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    exitCode: { type: ['integer', 'null'] },
+    stdout: { type: 'string' },
+    stderr: { type: 'string' },
+    timedOut: { type: 'boolean' },
+    truncated: { type: 'boolean' },
+    shell: { type: 'string', enum: ['started', 'reused', 'restarted'] },
+    shellEnded: { type: 'boolean' },
+    sandbox: {
+      type: 'object',
+      properties: {
+        backend: { type: 'string', enum: ['bwrap', 'node-permission', 'none'] },
+        enforced: {
+          type: 'object',
+          properties: { fs: LEVEL, network: LEVEL, process: LEVEL },
+          required: ['fs', 'network', 'process'],
+          additionalProperties: false,
+        },
+      },
+      required: ['backend', 'enforced'],
+      additionalProperties: false,
+    },
+  },
+  required: ['exitCode', 'stdout', 'stderr', 'timedOut', 'truncated', 'shell', 'shellEnded', 'sandbox'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export function createPersistentBashTool(options: PersistentBashToolOptions): PersistentBashTool {
+  const { policy } = options;
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
+  const maxStreamBytes = options.maxStreamBytes ?? MAX_BASH_STREAM_BYTES;
+  if (!Number.isInteger(defaultTimeoutMs) || defaultTimeoutMs < MIN_BASH_TIMEOUT_MS || defaultTimeoutMs > MAX_BASH_TIMEOUT_MS) {
+    throw new ConfigError(`bash timeoutMs must be an integer from ${MIN_BASH_TIMEOUT_MS} to ${MAX_BASH_TIMEOUT_MS}, got ${String(defaultTimeoutMs)}.`);
+  }
+  if (!Number.isInteger(maxStreamBytes) || maxStreamBytes < 2) {
+    throw new ConfigError(`bash maxStreamBytes must be an integer of at least 2, got ${String(maxStreamBytes)}.`);
+  }
+  if (!['required', 'auto', 'off'].includes(options.sandbox)) {
+    throw new ConfigError(`bash sandbox must be "required", "auto" or "off", got ${JSON.stringify(options.sandbox)}.`);
+  }
+  if (typeof policy !== 'object' || policy === null || typeof policy.cwd !== 'string') {
+    throw new ConfigError('bash needs a policy: pass resolveWorkspacePolicy({ cwd, ... }).');
+  }
+  const sandboxPolicy = sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd));
+
+  let session: ShellSession | undefined;
+  let everStarted = false;
+  let disposed = false;
+  // Exclusive by declaration, but a direct caller could still overlap calls: they queue here.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const endSession = async (): Promise<void> => {
+    const ending = session;
+    session = undefined;
+    await ending?.dispose();
+  };
+
+  const call = async (args: PersistentBashArgs, signal: AbortSignal): Promise<PersistentBashOutput> => {
+    if (disposed) throw new ToolFailedError('This bash tool was disposed; its shell is gone.');
+    if (signal.aborted) throw new AbortedError('bash was aborted before the command started.');
+    if (args.restart === true) await endSession();
+    else if (session !== undefined && !session.alive) await endSession();
+    let shell: ShellUse = 'reused';
+    if (session === undefined) {
+      shell = everStarted ? 'restarted' : 'started';
+      session = await ShellSession.start({ policy: sandboxPolicy, mode: options.sandbox, maxStreamBytes });
+      everStarted = true;
+    }
+    const current = session;
+    const sandbox = { backend: current.backend, enforced: { ...current.enforced } };
+    if (args.command === undefined) {
+      return { exitCode: null, stdout: '', stderr: '', timedOut: false, truncated: false, shell, shellEnded: false, sandbox };
+    }
+    const outcome = await current.run(args.command, { timeoutMs: args.timeout_ms ?? defaultTimeoutMs, signal });
+    if (outcome.shellExit !== undefined && session === current) session = undefined;
+    if (outcome.aborted) {
+      throw new AbortedError('bash was aborted: the command was killed with the shell and everything it started; the next call starts a fresh shell.');
+    }
+    return {
+      exitCode: outcome.status ?? (outcome.timedOut ? null : (outcome.shellExit?.code ?? null)),
+      stdout: outcome.stdout.text(),
+      stderr: outcome.stderr.text(),
+      timedOut: outcome.timedOut,
+      truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+      shell,
+      shellEnded: outcome.shellExit !== undefined,
+      sandbox,
+    };
+  };
+
+  const tool = defineTool<PersistentBashArgs, PersistentBashOutput>({
+    name: 'bash',
+    description: persistentBashDescription(maxStreamBytes),
+    inputSchema: persistentBashInputSchema(defaultTimeoutMs),
+    outputSchema: PERSISTENT_BASH_OUTPUT_SCHEMA,
+    execute(args, exec) {
+      if (args.command === undefined && args.restart !== true) {
+        throw new InvalidArgsError('bash needs a command (or restart: true to start a fresh shell).');
+      }
+      if (args.command?.includes('\0') === true) {
+        throw new InvalidArgsError('command contains a NUL character, which bash cannot take; remove it.');
+      }
+      const result = queue.then(() => call(args, exec.signal));
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    renderContent(value) {
+      return renderPersistentBash(value, maxStreamBytes);
+    },
+  });
+
+  return Object.freeze({
+    ...tool,
+    async dispose() {
+      disposed = true;
+      await endSession();
+    },
+  });
+}
+
+const STATE_LOST = 'the working directory, variables, functions and background jobs of the previous shell are gone';
+
+/** The model-visible text: exit status, each non-empty stream, then notes on the shell and the bounds. */
+export function renderPersistentBash(value: PersistentBashOutput, maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
+  const ranNothing = value.exitCode === null && !value.timedOut && !value.shellEnded && !value.stdout && !value.stderr;
+  const lines: string[] = [];
+  if (ranNothing) {
+    lines.push(`Started a fresh shell in the workspace; ${STATE_LOST}.`);
+    return lines.join('\n');
+  }
+  lines.push(value.exitCode !== null ? `Exit code: ${value.exitCode}` : 'Exit code: none (the command did not finish)');
+  if (value.stdout) lines.push('stdout:', value.stdout.replace(/\n$/, ''));
+  if (value.stderr) lines.push('stderr:', value.stderr.replace(/\n$/, ''));
+  if (!value.stdout && !value.stderr) lines.push('(no output)');
+  if (value.shell === 'restarted') lines.push(`Note: this ran in a fresh shell in the workspace; ${STATE_LOST}.`);
+  if (value.timedOut) {
+    lines.push(
+      'Note: the command timed out and was killed together with the shell and everything it started. ' +
+        'The next call starts a fresh shell in the workspace (state lost: working directory, variables, ' +
+        'functions, background jobs). Pass a larger timeout_ms, or run long jobs in the background with output to a file.',
+    );
+  } else if (value.shellEnded) {
+    lines.push('Note: the command ended the shell (exit or exec); the next call starts a fresh shell in the workspace and its state is lost.');
+  }
+  if (value.truncated) {
+    lines.push(
+      `Note: output was truncated to the first and last ${maxStreamBytes / 2} bytes of each stream; ` +
+        'redirect it to a file and read the file in parts to see all of it.',
+    );
+  }
+  return lines.join('\n');
+}
