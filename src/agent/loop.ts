@@ -15,6 +15,7 @@ import type { SessionEndReason, SessionEvent, SessionEventInput, Usage } from '.
 import type { ToolCallResult, ToolSchema } from '../tools/types.js';
 import { assemblePrompt, renderSystemPrompt } from './prompt.js';
 import { buildRequest } from './request.js';
+import { loadWorkspaceInstructions } from './workspace-instructions.js';
 
 /** Where the loop writes its events (the session writer, or anything with the same shape). */
 export interface EventSink {
@@ -108,11 +109,13 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   record({ type: 'user/message', text: options.task });
 
   try {
+    // Read once, so the system prompt stays the same for the whole session even if the agent edits the file.
+    const instructions = loadWorkspaceInstructions(options.cwd) ?? false;
     while (steps < maxSteps) {
       if (options.signal?.aborted) return await finish('aborted');
       const step = ++steps;
       options.onProgress?.({ kind: 'step', step });
-      const assembly = await assemblePrompt({ scope, step, cwd: options.cwd, ...(options.toolOrder ? { toolOrder: options.toolOrder } : {}) });
+      const assembly = await assemblePrompt({ scope, step, cwd: options.cwd, instructions, ...(options.toolOrder ? { toolOrder: options.toolOrder } : {}) });
       record({
         type: 'llm/request',
         step,

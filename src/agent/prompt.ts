@@ -7,6 +7,7 @@ import { ConfigError } from '../errors.js';
 import { renderPtcOnlySection, renderSdkSection, PTC_ONLY_SECTION_ID, SDK_SECTION_ID } from '../ptc/prompt-sections.js';
 import { compareNames } from '../tools/tool-runtime.js';
 import type { ToolSchema } from '../tools/types.js';
+import { loadWorkspaceInstructions, renderWorkspaceSection, type WorkspaceInstructions } from './workspace-instructions.js';
 
 export interface PromptSection {
   /** Stable id, e.g. `base`, `tools:sdk`, `workspace`. */
@@ -53,12 +54,18 @@ export interface AssembleOptions {
    * tools fails assembly with CONFIG — update or drop it when switching a deployment to ptc.
    */
   readonly toolOrder?: readonly string[];
+  /**
+   * The workspace's AGENTS.md/CLAUDE.md as the session loaded it once (`loadWorkspaceInstructions`),
+   * or `false` for none. Absent: read from `cwd` now.
+   */
+  readonly instructions?: WorkspaceInstructions | false;
 }
 
 /** Builds the default assembly for a scope, then lets listeners rewrite it. */
 export async function assemblePrompt(options: AssembleOptions): Promise<PromptAssembly> {
   const { scope } = options;
   const tools = scope.tools;
+  const instructions = options.instructions ?? loadWorkspaceInstructions(options.cwd);
   const sections: PromptSection[] = [
     { id: 'base', order: SECTION_ORDER.base, text: BASE_INSTRUCTIONS },
     { id: SDK_SECTION_ID, order: SECTION_ORDER.toolGuidance, text: renderSdkSection(tools, scope) },
@@ -66,7 +73,7 @@ export async function assemblePrompt(options: AssembleOptions): Promise<PromptAs
     {
       id: 'workspace',
       order: SECTION_ORDER.workspace,
-      text: `## Workspace\n\nThe workspace is ${options.cwd} on ${process.platform}. Relative paths are resolved against it.`,
+      text: renderWorkspaceSection(options.cwd, instructions === false ? undefined : instructions),
     },
   ];
   const wire = orderTools(tools.wireTools(scope), options.toolOrder ?? [], tools.modeFor(scope));
