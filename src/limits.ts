@@ -20,6 +20,12 @@ export const BINARY_SNIFF_BYTES = 8 * 1024;
 export const MAX_GLOB_BRACE_EXPANSIONS = 256;
 /** The file tools follow at most this many symbolic links while resolving one path (as the kernel's ELOOP bound). */
 export const MAX_SYMLINK_HOPS = 40;
+/** `str_replace_editor` shows this many unchanged lines before and after an edit in its snippet. */
+export const EDITOR_SNIPPET_CONTEXT_LINES = 4;
+/** `str_replace_editor view` of a directory lists at most this many entries. */
+export const MAX_EDITOR_LISTING_ENTRIES = 1_000;
+/** Previous file contents `str_replace_editor` keeps for `undo_edit`, all files together, in UTF-16 code units; the oldest go first. */
+export const MAX_EDITOR_HISTORY_CHARS = 32 * 1024 * 1024;
 /** `web_fetch` gives up on a URL (all redirects and the body included) after this long: TIMEOUT. */
 export const WEB_FETCH_TIMEOUT_MS = 30_000;
 /** `web_fetch` reads at most this many (decompressed) body bytes, then stops and marks the result truncated. */
