@@ -1,24 +1,45 @@
-// createHarness: a container with the tool registry, a preset's tools, and — for PTC presets — a code
-// runtime behind the run_code transport. Everything a CLI command or a library user needs to list,
-// render or execute tools.
+// createHarness: one container assembled from a preset's plugin rows (plus extra rows) on top of the
+// tool registry and the harness's settings. Everything a CLI command or a library user needs to
+// list, render or execute tools. docs/presets.md.
 
 import path from 'node:path';
-import { z } from 'zod';
-import { createBashTool } from './builtin-tools/bash.js';
-import { createFileTools } from './builtin-tools/index.js';
-import { resolveWorkspacePolicy, type WorkspacePolicy } from './sandbox/workspace-policy.js';
-import { createContext, type Context, type Plugin } from './context/context.js';
-import { getPreset, DEFAULT_PRESET, type PresetDefinition } from './presets/presets.js';
+import { createContext, type Context } from './context/context.js';
+import { ConfigError, HarnessError } from './errors.js';
+import { assembleRows, type LoadedRow } from './presets/assemble.js';
+import type { HarnessSettings } from './presets/harness-settings.js';
+import { nodeRuntimePlugin } from './presets/node-runtime-plugin.js';
+import type { PresetFile, PresetRow } from './presets/preset-file.js';
+import { DEFAULT_PRESET, loadPreset, type LoadedPreset, type PresetDefinition } from './presets/presets.js';
+import { ptcTransportConfig } from './presets/tool-presentation-plugin.js';
 import { ptcPlugin } from './ptc/plugin.js';
-import { createNodeRuntime } from './ptc-runtime-node/index.js';
 import type { PtcRuntime, SandboxMode } from './ptc-runtime/types.js';
+import { resolveWorkspacePolicy } from './sandbox/workspace-policy.js';
 import { ToolRuntime } from './tools/tool-runtime.js';
+
+export { builtinToolsPlugin } from './presets/builtin-tools-plugin.js';
+
+/** A row appended to the preset: a plugin file or package (`--plugin`), or any row name with config. */
+export interface ExtraPluginRow {
+  readonly name: string;
+  readonly config?: unknown;
+  /** Base of a relative plugin path; default: the current directory. */
+  readonly baseDir?: string;
+  /** How messages name the row's origin; default `plugins option`. */
+  readonly at?: string;
+}
 
 export interface HarnessOptions {
   /** The workspace; default: the current directory. */
   readonly cwd?: string;
-  /** `ptc` (default) or `standard`. */
-  readonly preset?: string;
+  /**
+   * A preset name (`.ptc/presets/`, `$PTC_HOME/presets/`, shipped), a path to a preset file
+   * (relative to the current directory), or a preset read with readPresetFile. Default `ptc`.
+   */
+  readonly preset?: string | PresetFile;
+  /** Rows appended after the preset's (a string is a plugin file path or a package name). */
+  readonly plugins?: readonly (string | ExtraPluginRow)[];
+  /** Where `PTC_HOME` is read; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Sandbox mode of programs and the bash tool (docs/sandbox.md); default `auto`. */
   readonly sandbox?: SandboxMode;
   /** Extra paths programs and tools may read. */
@@ -31,53 +52,36 @@ export interface HarnessOptions {
   readonly timeoutMs?: number;
   /** Overlap bound of concurrency-safe sub-calls in a program (default 10; 1 = serial). */
   readonly maxParallelSubCalls?: number;
-  /** The code runtime for PTC presets; default: a Node runtime created (and closed) by the harness. */
+  /** The code runtime a `node-runtime` row provides instead of creating one (the caller closes it). */
   readonly runtime?: PtcRuntime;
 }
 
 export interface Harness {
-  /** The root context: load more plugins with `harness.ctx.plugin(...)`. */
+  /** The root context — the agent's scope: load more plugins with `harness.ctx.plugin(...)`. */
   readonly ctx: Context;
   readonly tools: ToolRuntime;
   readonly cwd: string;
+  /** The preset as assembled: name, description, presentation mode, tools, rows. */
   readonly preset: PresetDefinition;
-  /** The code runtime, for PTC presets. */
+  /** The code runtime (`ptcRuntime`), when a row provides one. */
   readonly runtime: PtcRuntime | undefined;
-  /** Disposes every plugin and closes a runtime the harness created. */
+  /**
+   * A child scope that presents the harness's tools through run_code, whatever the preset's
+   * presentation: adds a Node runtime and the transport when the preset has none (`ptc exec`).
+   */
+  ptcScope(): Promise<Context>;
+  /** Disposes every row (closing a runtime a row created). */
   dispose(): Promise<void>;
 }
 
-/** A policy made by resolveWorkspacePolicy (frozen, real paths); passed through as the same object. */
-const workspacePolicySchema = z.custom<WorkspacePolicy>(
-  (value) => typeof value === 'object' && value !== null && Object.isFrozen(value) && typeof (value as { cwd?: unknown }).cwd === 'string',
-  { message: 'policy must come from resolveWorkspacePolicy()' },
-);
-
-const builtinToolsConfig = z.object({
-  /** The harness's one policy, shared by the file tools, bash and run_code. */
-  policy: workspacePolicySchema,
-  tools: z.array(z.enum(['bash', 'edit', 'glob', 'grep', 'read', 'write'])),
-  sandbox: z.enum(['required', 'auto', 'off']).default('auto'),
-});
-
-/** Registers the chosen built-in tools as effects of this plugin. */
-export const builtinToolsPlugin: Plugin<z.infer<typeof builtinToolsConfig>> = {
-  name: 'builtin-tools',
-  inject: ['tools'],
-  config: builtinToolsConfig,
-  apply(ctx, config) {
-    const wanted = new Set(config.tools);
-    const { policy } = config;
-    const files = createFileTools({ policy }).filter((tool) => wanted.has(tool.name as never));
-    for (const tool of files) ctx.tools.register(tool);
-    if (wanted.has('bash')) ctx.tools.register(createBashTool({ policy, sandbox: config.sandbox }));
-  },
-};
-
-export function createHarness(options: HarnessOptions = {}): Harness {
+/** Assembles a harness; a preset that cannot assemble rejects with CONFIG naming the row. */
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const preset = getPreset(options.preset ?? DEFAULT_PRESET);
-  const sandbox = options.sandbox ?? 'auto';
+  const env = options.env ?? process.env;
+  const preset: LoadedPreset =
+    typeof options.preset === 'object'
+      ? { ...options.preset, origin: 'path' }
+      : loadPreset(options.preset ?? DEFAULT_PRESET, { workspace: cwd, env });
   // THE policy (docs/sandbox.md): resolved once here, the same object for every consumer.
   const policy = resolveWorkspacePolicy({
     cwd,
@@ -85,40 +89,110 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
     network: options.allowNet ?? false,
   });
+  const settings: HarnessSettings = {
+    cwd: policy.cwd,
+    policy,
+    sandbox: options.sandbox ?? 'auto',
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: options.maxParallelSubCalls } : {}),
+    ...(options.runtime !== undefined ? { runtime: options.runtime } : {}),
+  };
+  const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 
   const ctx = createContext();
-  ctx.provide('tools', new ToolRuntime(ctx, { mode: preset.mode }));
-  ctx.plugin(builtinToolsPlugin, { policy, tools: [...preset.tools], sandbox });
-
-  let runtime = options.runtime;
-  const ownsRuntime = runtime === undefined && preset.mode === 'ptc';
-  if (ownsRuntime) {
-    runtime = createNodeRuntime({
-      sandbox,
-      ...(options.timeoutMs !== undefined ? { timeout: { defaultMs: options.timeoutMs } } : {}),
-    });
-  }
-  if (runtime) {
-    ctx.provide('ptcRuntime', runtime);
-    ctx.plugin(ptcPlugin, {
-      cwd: policy.cwd,
-      ...(options.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: options.maxParallelSubCalls } : {}),
-      policy: { allowRead: [...policy.read], allowWrite: [...policy.write], network: policy.network },
-    });
+  ctx.provide('tools', new ToolRuntime(ctx));
+  ctx.provide('harness', settings);
+  let loaded: LoadedRow[];
+  try {
+    loaded = await assembleRows(ctx, rows, { workspace: policy.cwd });
+  } catch (error) {
+    await ctx.dispose().catch(() => {});
+    throw error;
   }
 
+  const definition: PresetDefinition = {
+    name: preset.name,
+    description: preset.description,
+    origin: preset.origin,
+    file: preset.file,
+    mode: ctx.tools.modeFor(ctx),
+    tools: ctx.tools.schemas(ctx).map((s) => s.name),
+    rows: loaded.map(({ row, plugin, handle }) => ({
+      index: row.index,
+      name: row.name,
+      plugin,
+      get state() {
+        return handle.state;
+      },
+      at: row.at,
+      ...(row.config !== undefined ? { config: row.config } : {}),
+    })),
+  };
+
+  let programScope: Promise<Context> | undefined;
   return {
     ctx,
     tools: ctx.tools,
     cwd,
-    preset,
-    runtime,
-    async dispose() {
-      try {
-        await ctx.dispose();
-      } finally {
-        if (ownsRuntime) await runtime?.close();
-      }
+    preset: definition,
+    get runtime() {
+      return ctx.get('ptcRuntime');
     },
+    ptcScope() {
+      programScope ??= openPtcScope(ctx, settings);
+      return programScope;
+    },
+    dispose: () => ctx.dispose(),
   };
+}
+
+function extraRows(inputs: readonly (string | ExtraPluginRow)[], after: number): PresetRow[] {
+  return inputs.map((input, i) => {
+    const row = typeof input === 'string' ? { name: input } : input;
+    return {
+      index: after + i + 1,
+      name: row.name,
+      ...(row.config !== undefined ? { config: row.config } : {}),
+      at: row.at ?? 'plugins option',
+      baseDir: path.resolve(row.baseDir ?? process.cwd()),
+    };
+  });
+}
+
+async function openPtcScope(ctx: Context, settings: HarnessSettings): Promise<Context> {
+  if (!ctx.get('ptcRuntime')) {
+    const runtime = ctx.plugin(nodeRuntimePlugin, {});
+    if ((await runtime.settled()) !== 'active') {
+      throw new ConfigError(`Cannot start a Node runtime for programs: ${errorText(runtime.error)}`);
+    }
+  }
+  let scope: Context | undefined;
+  const handle = ctx.plugin({
+    name: 'ptc-scope',
+    inject: ['tools', 'ptcRuntime'],
+    apply(child) {
+      child.tools.presentAs('ptc');
+      if (!hasTransport(child)) child.plugin(ptcPlugin, ptcTransportConfig(settings));
+      scope = child;
+    },
+  });
+  if ((await handle.settled()) !== 'active' || !scope) {
+    throw new ConfigError(`Cannot open a ptc scope over the preset's tools: ${errorText(handle.error)}`);
+  }
+  return scope;
+}
+
+/** Whether a run_code transport is installed (a ptc scope's wire tools need one). */
+function hasTransport(scope: Context): boolean {
+  try {
+    scope.tools.wireTools(scope);
+    return true;
+  } catch (error) {
+    if (error instanceof HarnessError && error.code === 'RUNTIME_UNAVAILABLE') return false;
+    throw error;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

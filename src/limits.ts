@@ -161,3 +161,7 @@ export const MAX_SCHEMA_NODES = 10_000;
 export const MAX_DIRECT_REF_CHAIN = 100;
 /** Schema arrays (enum, required, prefixItems, ...) longer than this are ignored by codegen. */
 export const MAX_SCHEMA_ARRAY_ITEMS = 10_000;
+
+// Presets (src/presets, docs/presets.md).
+/** A preset file larger than this is refused before parsing (presets are short lists of rows). */
+export const MAX_PRESET_FILE_BYTES = 256 * 1024;

@@ -10,7 +10,7 @@ import { createHarness } from '../src/harness.js';
 import { compileTs } from './helpers/compile-ts.js';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-default-tools-'));
-const harness = createHarness({ cwd: workspace, preset: 'ptc' });
+const harness = await createHarness({ cwd: workspace, preset: 'ptc' });
 afterAll(async () => {
   await harness.dispose();
   fs.rmSync(workspace, { recursive: true, force: true });

@@ -17,7 +17,7 @@ import {
   readSession,
   resolveSessionDir,
 } from '../session/index.js';
-import { checkWorkspace, type CommandOutput, type PolicyOptions } from './commands.js';
+import { checkWorkspace, harnessOptionsOf, type CommandOutput, type PolicyOptions } from './commands.js';
 
 export interface RunOptions extends PolicyOptions {
   readonly task: string;
@@ -45,7 +45,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   });
   const dir = sessionDirOf(options);
   ensureSessionDir(dir);
-  const harness = createHarness({ ...options, cwd });
+  const harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
   const writer = createSessionWriter({ dir, sessionId: newSessionId() });
   const progress = options.writeProgress;
   // The agent's plan, shown whenever a todo call (native or from a program) is accepted.

@@ -19,7 +19,10 @@ export interface CommandOutput {
 
 export interface WorkspaceOptions {
   readonly cwd?: string;
+  /** `--preset <name|path>`. */
   readonly preset?: string;
+  /** `--plugin <file>` (repeatable): rows appended to the preset, paths relative to the command's cwd. */
+  readonly plugins?: readonly string[];
 }
 
 /** `ptc tools [--json]`: the visible tools with their schemas. */
@@ -56,8 +59,24 @@ export async function runSdkCommand(options: WorkspaceOptions): Promise<CommandO
   });
 }
 
-/** The harness settings a CLI command takes from its flags (workspace, preset, deadline, sandbox policy). */
-export type PolicyOptions = Pick<HarnessOptions, 'cwd' | 'preset' | 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet'>;
+/** The harness settings a CLI command takes from its flags (workspace, preset, plugins, deadline, sandbox policy). */
+export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet'>;
+
+/** HarnessOptions from CLI flags: `--plugin` files become rows relative to the command's cwd. */
+export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls'>): HarnessOptions {
+  const { plugins, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, maxParallelSubCalls } = options;
+  return {
+    cwd: checkWorkspace(cwd),
+    ...(preset !== undefined ? { preset } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(sandbox !== undefined ? { sandbox } : {}),
+    ...(allowRead !== undefined ? { allowRead } : {}),
+    ...(allowWrite !== undefined ? { allowWrite } : {}),
+    ...(allowNet !== undefined ? { allowNet } : {}),
+    ...(maxParallelSubCalls !== undefined ? { maxParallelSubCalls } : {}),
+    ...(plugins && plugins.length > 0 ? { plugins: plugins.map((name) => ({ name, baseDir: process.cwd(), at: '--plugin' })) } : {}),
+  };
+}
 
 export interface ExecOptions extends PolicyOptions {
   /** A file holding the program body, or `-` for standard input. */
@@ -83,21 +102,18 @@ const NOT_RUN: SandboxReport = { backend: 'none', enforced: { fs: 'none', networ
 /** `ptc exec <file|->`: runs one program body against the preset's tools, no model involved. */
 export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
   const code = await readProgram(options);
-  const harnessOptions: HarnessOptions & WorkspaceOptions = {
-    ...options,
-    ...(options.maxParallel !== undefined ? { maxParallelSubCalls: options.maxParallel } : {}),
-  };
+  const { file: _file, maxParallel, json: _json, stdin: _stdin, ...policy } = options;
+  const harnessOptions = { ...policy, ...(maxParallel !== undefined ? { maxParallelSubCalls: maxParallel } : {}) };
   return withHarness(harnessOptions, async (harness) => {
-    if (harness.preset.mode !== 'ptc') {
-      throw new ConfigError(`ptc exec needs a PTC preset; preset ${harness.preset.name} presents tools natively. Use --preset ptc.`);
-    }
+    // Whatever the preset's presentation, the program runs in a ptc scope over its tools.
+    const scope = await harness.ptcScope();
     const dispatches: PtcDispatchSettle[] = [];
     let run: PtcRunEvent | undefined;
     harness.ctx.on('tool/ptc-dispatch', (event) => void dispatches.push(event));
     harness.ctx.on('tool/ptc-run', (event) => void (run = event));
 
     const label = options.file === '-' ? 'ptc exec (stdin)' : `ptc exec ${options.file}`;
-    const outcome = await harness.tools.execute(RUN_CODE_TOOL_NAME, { code, description: label }, { id: 'exec' });
+    const outcome = await harness.tools.execute(RUN_CODE_TOOL_NAME, { code, description: label }, { id: 'exec', scope });
     const error = outcome.isError ? (run?.result.error ?? outcome.error ?? { code: 'TOOL_FAILED', message: outcome.content }) : null;
     const logs = [...(run?.result.logs ?? [])];
     const value = outcome.isError ? undefined : run?.result.value;
@@ -135,10 +151,10 @@ async function readProgram(options: ExecOptions): Promise<string> {
 }
 
 async function withHarness<T>(
-  options: HarnessOptions & WorkspaceOptions,
+  options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls'>,
   use: (harness: Harness) => T | Promise<T>,
 ): Promise<T> {
-  const harness = createHarness({ ...options, cwd: checkWorkspace(options.cwd) });
+  const harness = await createHarness(harnessOptionsOf(options));
   try {
     return await use(harness);
   } finally {

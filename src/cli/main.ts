@@ -9,6 +9,7 @@ import { HarnessError } from '../errors.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import { runRunCommand, runSessionsList, runSessionsShow } from './agent-commands.js';
 import { runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
+import { runPresetsList, runPresetsShow } from './preset-commands.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -25,12 +26,15 @@ function positiveInteger(flag: string) {
   };
 }
 
-const presetOption = () => new Option('--preset <name>', 'tool preset: ptc | standard').default('ptc');
+const presetOption = () =>
+  new Option('--preset <name|path>', 'a preset name (ptc presets list) or a path to a preset file').default('ptc');
+const pluginOption = () => new Option('--plugin <file>', 'append a plugin row: a plugin file or package (repeatable)').argParser(collect);
 const cwdOption = () => new Option('--cwd <dir>', 'workspace (default: current directory)');
 
 /** The flags `exec` and `run` share: the workspace, the program deadline and the sandbox policy. */
 interface PolicyFlags {
   preset: string;
+  plugin?: string[];
   cwd?: string;
   timeout?: number;
   sandbox: SandboxMode;
@@ -43,6 +47,7 @@ interface PolicyFlags {
 function addPolicyOptions(command: Command): Command {
   return command
     .addOption(presetOption())
+    .addOption(pluginOption())
     .addOption(cwdOption())
     .option('--timeout <ms>', 'program deadline in ms (wall time, includes awaited tool calls)', positiveInteger('--timeout'))
     .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
@@ -54,6 +59,7 @@ function addPolicyOptions(command: Command): Command {
 function policyFromFlags(o: PolicyFlags) {
   return {
     preset: o.preset,
+    plugins: o.plugin ?? [],
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
     sandbox: o.sandbox,
@@ -142,20 +148,47 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .command('sdk')
     .description('print the SDK prompt section the model would see')
     .addOption(presetOption())
+    .addOption(pluginOption())
     .addOption(cwdOption())
     .addOption(new Option('--lang <lang>', 'SDK language').choices(['ts']).default('ts'))
-    .action(async (o: { preset: string; cwd?: string }) => print(await runSdkCommand(o)));
+    .action(async (o: { preset: string; plugin?: string[]; cwd?: string }) => print(await runSdkCommand(workspaceFlags(o))));
 
   program
     .command('tools')
     .description('list the visible tools and their schemas')
     .addOption(presetOption())
+    .addOption(pluginOption())
     .addOption(cwdOption())
     .option('--json', 'print the tools as JSON (name, description, inputSchema, outputSchema, executionMode)')
-    .action(async (o: { preset: string; cwd?: string; json?: boolean }) => print(await runToolsCommand(o)));
+    .action(async (o: { preset: string; plugin?: string[]; cwd?: string; json?: boolean }) =>
+      print(await runToolsCommand({ ...workspaceFlags(o), ...(o.json ? { json: true } : {}) })),
+    );
+
+  const presets = program.command('presets').description('the presets that resolve here (shipped, workspace .ptc/presets, $PTC_HOME/presets)');
+  presets
+    .command('list')
+    .description('name, where it comes from, description')
+    .addOption(cwdOption())
+    .action((o: { cwd?: string }) => print(runPresetsList({ ...o, env: process.env })));
+  presets
+    .command('show')
+    .description('the rows of a preset, its tools and their presentation')
+    .argument('<name>', 'a preset name or a path to a preset file')
+    .addOption(pluginOption())
+    .addOption(cwdOption())
+    .option('--json', 'print the assembled preset as JSON')
+    .action(async (name: string, o: { plugin?: string[]; cwd?: string; json?: boolean }) =>
+      print(await runPresetsShow({ name, ...workspaceFlags({ ...o, preset: name }), ...(o.json ? { json: true } : {}), env: process.env })),
+    );
+  presets.exitOverride();
+  for (const command of presets.commands) command.exitOverride();
 
   for (const command of program.commands) command.exitOverride();
   return program;
+}
+
+function workspaceFlags(o: { preset: string; plugin?: string[]; cwd?: string }) {
+  return { preset: o.preset, plugins: o.plugin ?? [], ...(o.cwd !== undefined ? { cwd: o.cwd } : {}) };
 }
 
 function packageVersion(): string {

@@ -16,7 +16,7 @@ describe.skipIf(!process.env.DEEPSEEK_API_KEY)('DeepSeek live, ptc preset', () =
     const sessions = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-live-log-'));
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'the first word is alpha\n');
     fs.writeFileSync(path.join(workspace, 'b.txt'), 'the second word is omega\n');
-    const harness = createHarness({ cwd: workspace, preset: 'ptc' });
+    const harness = await createHarness({ cwd: workspace, preset: 'ptc' });
     const writer = createSessionWriter({ dir: sessions });
     try {
       const result = await runAgent({

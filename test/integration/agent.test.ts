@@ -42,7 +42,7 @@ async function run(
   options: { maxSteps?: number; signal?: AbortSignal; onText?: (t: string) => void } = {},
 ): Promise<{ result: AgentRunResult; events: SessionEvent[]; file: string; warnings: string[] }> {
   server = await startScriptedOpenAIServer(script);
-  harness = createHarness({ cwd: workspace, preset, sandbox: 'auto' });
+  harness = await createHarness({ cwd: workspace, preset, sandbox: 'auto' });
   const model = resolveModel({ baseUrl: server.baseUrl, model: 'scripted', env: {} });
   const writer = createSessionWriter({ dir: sessionDir });
   const result = await runAgent({
@@ -121,7 +121,7 @@ describe('ptc turns', () => {
       reply.toolCalls([{ id: 'mine', name: 'run_code', args: { code: program, description: 'mine' } }]),
       reply.text('Done.'),
     ]);
-    harness = createHarness({ cwd: workspace, preset: 'ptc', sandbox: 'auto' });
+    harness = await createHarness({ cwd: workspace, preset: 'ptc', sandbox: 'auto' });
     const h = harness;
     // While the session's own run_code is about to start, someone else runs a program on the same scope.
     h.ctx.on('tools/pre-execute', async (call) => {

@@ -89,7 +89,7 @@ describe.skipIf(skipWithoutBwrap)('file tools against a program that flips symli
   /** Runs `body` as a program whose Worker runs `flip` (plain JS, `fs` and `ws` in scope) until the body ends. The
    * program's Worker is an ES module there, hence the dynamic imports. */
   async function raceInProgram(flip: string, body: string): Promise<Counts> {
-    const harness = createHarness({ cwd: ws, preset: 'ptc', sandbox: 'required', timeoutMs: 240_000 });
+    const harness = await createHarness({ cwd: ws, preset: 'ptc', sandbox: 'required', timeoutMs: 240_000 });
     harnesses.push(harness);
     const code = [
       "const { Worker } = await import('node:worker_threads');",

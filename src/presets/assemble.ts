@@ -1,0 +1,105 @@
+// Assembly: loads a preset's rows, in order, into one context. A row that cannot load (unknown name,
+// bad config, failing apply, a module that does not import) or is still pending at the end is a
+// CONFIG error naming the row and where it is written (docs/presets.md, "Errors").
+
+import type { Context, Plugin, PluginHandle } from '../context/context.js';
+import { ConfigError } from '../errors.js';
+import { builtinToolsPlugin } from './builtin-tools-plugin.js';
+import { nodeRuntimePlugin } from './node-runtime-plugin.js';
+import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage } from './plugin-module.js';
+import type { PresetRow } from './preset-file.js';
+import { toolPresentationPlugin } from './tool-presentation-plugin.js';
+
+/** Shipped row names -> the plugin for a row's config. */
+export const SHIPPED_PLUGINS: Readonly<Record<string, (config: unknown) => Plugin<unknown>>> = Object.freeze({
+  'builtin-tools': () => builtinToolsPlugin as Plugin<unknown>,
+  'node-runtime': () => nodeRuntimePlugin as Plugin<unknown>,
+  'tool-presentation': (config: unknown) => toolPresentationPlugin(config) as Plugin<unknown>,
+});
+
+/** Which service a row waits for -> the row that provides it, for the "unavailable" hint. */
+const PROVIDERS: Readonly<Record<string, string>> = { ptcRuntime: 'node-runtime' };
+
+export interface LoadedRow {
+  readonly row: PresetRow;
+  /** The plugin's own name (a module's `name` export). */
+  readonly plugin: string;
+  /** The file or package a module row came from. */
+  readonly source?: string;
+  readonly handle: PluginHandle;
+}
+
+export interface AssembleOptions {
+  /** Where package-name rows are resolved from. */
+  readonly workspace: string;
+}
+
+/** `row 3 \`tool-presentation\`` at `file:line`: how every message names a row. */
+export function describeRow(row: PresetRow): string {
+  return `${row.at}: row ${row.index} \`${row.name}\``;
+}
+
+/** Loads every row into `ctx`; throws CONFIG for the first row that fails or stays pending. */
+export async function assembleRows(ctx: Context, rows: readonly PresetRow[], options: AssembleOptions): Promise<LoadedRow[]> {
+  const loaded: LoadedRow[] = [];
+  // A failing apply is reported by the error below, not as a stray listener line on stderr.
+  const previous = ctx.setListenerErrorHandler((error, event) => {
+    if (!event.startsWith('plugin ')) previous(error, event);
+  });
+  try {
+    for (const row of rows) {
+      const { plugin, source } = await resolveRow(row, options);
+      let handle: PluginHandle;
+      try {
+        handle = ctx.plugin(plugin, row.config);
+      } catch (error) {
+        throw new ConfigError(`${describeRow(row)}: ${indentTail(firstLineOrConfig(error))}`);
+      }
+      loaded.push({ row, plugin: plugin.name, ...(source !== undefined ? { source } : {}), handle });
+      // This row, and any earlier row it unblocked, finish applying before the next row loads.
+      for (const entry of loaded) await entry.handle.settled();
+      for (const entry of loaded) {
+        if (entry.handle.state === 'failed') {
+          throw new ConfigError(`${describeRow(entry.row)} failed: ${firstLine(entry.handle.error)}`);
+        }
+      }
+    }
+    for (const entry of loaded) {
+      if (entry.handle.state !== 'pending') continue;
+      const missing = entry.handle.missing();
+      const hints = missing.map((name) => (PROVIDERS[name] ? `add a \`${PROVIDERS[name]}\` row` : `add a row that provides ${name}`));
+      throw new ConfigError(
+        `${describeRow(entry.row)} is unavailable: waits for ${missing.join(', ')}; ${[...new Set(hints)].join('; ')}.`,
+      );
+    }
+    return loaded;
+  } finally {
+    ctx.setListenerErrorHandler(previous);
+  }
+}
+
+async function resolveRow(row: PresetRow, options: AssembleOptions): Promise<{ plugin: Plugin<unknown>; source?: string }> {
+  const shipped = Object.hasOwn(SHIPPED_PLUGINS, row.name) ? SHIPPED_PLUGINS[row.name] : undefined;
+  if (shipped) return { plugin: shipped(row.config) };
+  try {
+    if (isModulePath(row.name)) return await loadPluginFile(row.name, row.baseDir);
+    if (isPackageName(row.name)) return await loadPluginPackage(row.name, options.workspace, UNKNOWN_HINT);
+  } catch (error) {
+    throw new ConfigError(`${describeRow(row)}: ${firstLine(error)}`);
+  }
+  throw new ConfigError(`${describeRow(row)}: unknown plugin; ${UNKNOWN_HINT}.`);
+}
+
+const UNKNOWN_HINT =
+  `use a shipped plugin (${Object.keys(SHIPPED_PLUGINS).join(', ')}), ` +
+  'a path to a plugin file (./my-plugin.ts, relative to the preset file) or an installed package name';
+
+/** Config errors span lines (one per problem); other errors keep their first line. */
+function firstLineOrConfig(error: unknown): string {
+  if (error instanceof ConfigError) return error.message;
+  return firstLine(error);
+}
+
+function indentTail(message: string): string {
+  return message.replace(/\n/g, '\n  ');
+}

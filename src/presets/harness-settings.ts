@@ -1,0 +1,25 @@
+// The `harness` service: the settings a harness was created with, provided on its root context
+// before any preset row loads, so rows (shipped or the user's) build on the same policy and options.
+
+import type { PtcRuntime, SandboxMode } from '../ptc-runtime/types.js';
+import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
+
+export interface HarnessSettings {
+  /** The workspace (absolute, real path). */
+  readonly cwd: string;
+  /** THE policy (docs/sandbox.md): resolved once, shared by every tool and the runtime. */
+  readonly policy: WorkspacePolicy;
+  readonly sandbox: SandboxMode;
+  /** Default program deadline from the caller (`--timeout`). */
+  readonly timeoutMs?: number;
+  /** Overlap bound of a program's sub-calls (`--max-parallel`). */
+  readonly maxParallelSubCalls?: number;
+  /** A runtime the library user supplied: the `node-runtime` row provides it instead of creating one. */
+  readonly runtime?: PtcRuntime;
+}
+
+declare module '../context/context.js' {
+  interface Services {
+    harness: HarnessSettings;
+  }
+}

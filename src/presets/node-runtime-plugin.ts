@@ -1,0 +1,45 @@
+// The `node-runtime` row: provides `ptcRuntime`, a Node runtime with the harness's sandbox mode and
+// deadline, closed when the row is disposed. Its config may set the runtime's limits.
+
+import { z } from 'zod';
+import type { Plugin } from '../context/context.js';
+import { createNodeRuntime } from '../ptc-runtime-node/index.js';
+import type { NodeRuntimeOptions } from '../ptc-runtime-node/index.js';
+import './harness-settings.js';
+
+const nodeRuntimeConfig = z
+  .strictObject({
+    timeout: z.strictObject({ defaultMs: z.number(), minMs: z.number(), maxMs: z.number() }).partial().optional(),
+    /** createNodeRuntime's `limits` (memoryMb, maxOutputBytes, ...); it validates names and ranges. */
+    limits: z.record(z.string(), z.number()).optional(),
+    pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number() }).partial()]).optional(),
+    processes: z.boolean().optional(),
+  })
+  .default({});
+
+export type NodeRuntimeRowConfig = z.infer<typeof nodeRuntimeConfig>;
+
+export const nodeRuntimePlugin: Plugin<NodeRuntimeRowConfig> = {
+  name: 'node-runtime',
+  inject: ['harness'],
+  config: nodeRuntimeConfig,
+  apply(ctx, config) {
+    const settings = ctx.harness;
+    if (settings.runtime) {
+      // The library user's runtime: theirs to close.
+      ctx.provide('ptcRuntime', settings.runtime);
+      return;
+    }
+    const timeout = { ...(settings.timeoutMs !== undefined ? { defaultMs: settings.timeoutMs } : {}), ...config.timeout };
+    const options = {
+      sandbox: settings.sandbox,
+      ...(Object.keys(timeout).length > 0 ? { timeout } : {}),
+      ...(config.limits ? { limits: config.limits } : {}),
+      ...(config.pool !== undefined ? { pool: config.pool } : {}),
+      ...(config.processes !== undefined ? { processes: config.processes } : {}),
+    } as NodeRuntimeOptions;
+    const runtime = createNodeRuntime(options);
+    ctx.effect(() => () => runtime.close());
+    ctx.provide('ptcRuntime', runtime);
+  },
+};

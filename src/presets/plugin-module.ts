@@ -1,0 +1,96 @@
+// Plugin modules: a row whose name is a path (.ts, .mts, .js, .mjs) or a package name. The module's
+// named exports are the plugin: `name`, optional `inject`, optional `config` (a zod schema) and
+// `apply(ctx, config)`. It runs on the host with the user's rights, like a config file
+// (docs/presets.md, "Plugin modules").
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ZodType } from 'zod';
+import type { Plugin } from '../context/context.js';
+import { ConfigError } from '../errors.js';
+import { ensureTypeScriptHooks, nativeImport, packageSpecifier } from './typescript-hooks.js';
+
+export const PLUGIN_MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
+
+/** npm's package name shape: optional `@scope/`, then lower-case letters, digits, `-`, `.`, `_`. */
+const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+
+/** A row name that points at a file: it starts like a path or ends with a module extension. */
+export function isModulePath(name: string): boolean {
+  return /^\.{1,2}[\\/]/.test(name) || path.isAbsolute(name) || PLUGIN_MODULE_EXTENSIONS.some((ext) => name.endsWith(ext));
+}
+
+export function isPackageName(name: string): boolean {
+  return PACKAGE_NAME.test(name);
+}
+
+export type LoadedPluginModule = { readonly plugin: Plugin<unknown>; readonly source: string };
+
+/** Imports a plugin file (relative paths against `baseDir`) and checks its exports; failures are CONFIG naming the file. */
+export async function loadPluginFile(name: string, baseDir: string): Promise<LoadedPluginModule> {
+  const file = path.resolve(baseDir, name);
+  if (!PLUGIN_MODULE_EXTENSIONS.some((ext) => file.endsWith(ext))) {
+    throw new ConfigError(`plugin file ${file} must end with ${PLUGIN_MODULE_EXTENSIONS.join(', ')}.`);
+  }
+  if (!fs.existsSync(file)) throw new ConfigError(`plugin file ${file} does not exist.`);
+  ensureTypeScriptHooks();
+  const exports = await importOrExplain(pathToFileURL(file).href, `plugin file ${file}`);
+  return { plugin: pluginFromExports(exports, `plugin file ${file}`), source: file };
+}
+
+/** Imports a package as if from the workspace and checks its exports. */
+export async function loadPluginPackage(name: string, workspace: string, hint: string): Promise<LoadedPluginModule> {
+  ensureTypeScriptHooks();
+  const exports = await importOrExplain(packageSpecifier(name, workspace), `plugin package ${JSON.stringify(name)}`, name, () =>
+    `unknown plugin: no shipped plugin of that name and no package ${JSON.stringify(name)} installed in ${workspace}; ${hint}`,
+  );
+  return { plugin: pluginFromExports(exports, `plugin package ${JSON.stringify(name)}`), source: name };
+}
+
+async function importOrExplain(
+  specifier: string,
+  what: string,
+  packageName?: string,
+  notFound?: () => string,
+): Promise<Record<string, unknown>> {
+  try {
+    return (await nativeImport(specifier)) as Record<string, unknown>;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    // The package itself is missing (not one of its own imports).
+    if (notFound && code === 'ERR_MODULE_NOT_FOUND' && firstLine(error).includes(`'${packageName}'`)) {
+      throw new ConfigError(notFound());
+    }
+    throw new ConfigError(`cannot load ${what}: ${firstLine(error)}`);
+  }
+}
+
+function pluginFromExports(exports: Record<string, unknown>, what: string): Plugin<unknown> {
+  const problems: string[] = [];
+  const { name, inject, config, apply } = exports;
+  if (typeof name !== 'string' || name.trim() === '') problems.push('`export const name = "..."` (a non-empty string)');
+  if (typeof apply !== 'function') problems.push('`export function apply(ctx, config)`');
+  if (inject !== undefined && !(Array.isArray(inject) && inject.every((s) => typeof s === 'string'))) {
+    problems.push('`inject`, when exported, as an array of service names');
+  }
+  if (config !== undefined && typeof (config as { safeParse?: unknown } | null)?.safeParse !== 'function') {
+    problems.push('`config`, when exported, as a zod schema');
+  }
+  if (problems.length > 0) {
+    const hint = exports['default'] !== undefined ? ' (a default export is not read: export the members by name)' : '';
+    throw new ConfigError(`${what} must export ${problems.join(', ')}${hint}.`);
+  }
+  return {
+    name: name as string,
+    ...(inject !== undefined ? { inject: inject as string[] } : {}),
+    ...(config !== undefined ? { config: config as ZodType<unknown> } : {}),
+    apply: apply as Plugin<unknown>['apply'],
+  };
+}
+
+/** The message of an error without its stack (a user's module error is not our internal error). */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
+}
