@@ -3,21 +3,38 @@
 // empty — and are dropped — in native scopes; both are byte-stable for provider prompt caching.
 
 import { renderTypeScriptSdk } from '../codegen/index.js';
+import { propertyKey, quoteString } from '../codegen/ts-syntax.js';
 import type { Context } from '../context/context.js';
-import { compileSchema } from '../tools/schema-validator.js';
+import type { JsonValue } from '../json.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
 import type { ToolSchema } from '../tools/types.js';
 
 export const SDK_SECTION_ID = 'tools:sdk';
 export const PTC_ONLY_SECTION_ID = 'tools:ptc-only';
 
-const BASH_EXAMPLE_ARGS = { command: 'ls -la' };
-const BASH_EXAMPLE_CODE = "const r = await tools.bash({ command: 'ls -la' });\nreturn r.exitCode === 0 ? r.stdout : r.stderr;";
+/** One tool's example arguments, shown in the prompt as a complete run_code call. */
+export interface PromptExample {
+  readonly tool: string;
+  readonly args: JsonValue;
+}
 
 /** The `tools:sdk` section for a scope; empty in native scopes. */
 export function renderSdkSection(tools: ToolRuntime, scope?: Context): string {
   if (tools.modeFor(scope) !== 'ptc') return '';
-  return renderSdkInstructions(tools.schemas(scope));
+  const schemas = tools.schemas(scope);
+  return renderSdkInstructions(schemas, firstExample(tools, schemas, scope));
+}
+
+/**
+ * The first example of the first visible tool (by name, so the prompt stays byte-stable) that has
+ * any; the registry checked it against the tool's input schema at registration.
+ */
+export function firstExample(tools: ToolRuntime, schemas: readonly ToolSchema[], scope?: Context): PromptExample | undefined {
+  for (const { name } of schemas) {
+    const examples = tools.get(name, scope)?.examples;
+    if (examples && examples.length > 0) return { tool: name, args: examples[0] as JsonValue };
+  }
+  return undefined;
 }
 
 /** The `tools:ptc-only` section for a scope; empty in native scopes. */
@@ -34,8 +51,8 @@ export function renderPtcOnlySection(tools: ToolRuntime, scope?: Context): strin
   ].join('\n');
 }
 
-/** The instructions and the SDK declaration for a list of visible tools. */
-export function renderSdkInstructions(schemas: readonly ToolSchema[]): string {
+/** The instructions and the SDK declaration for a list of visible tools, with an example call when given one. */
+export function renderSdkInstructions(schemas: readonly ToolSchema[], example?: PromptExample): string {
   const lines = [
     `## Calling tools with ${RUN_CODE_TOOL_NAME}`,
     '',
@@ -50,14 +67,32 @@ export function renderSdkInstructions(schemas: readonly ToolSchema[]): string {
     '- Types are erased before the program runs; enums, namespaces and parameter properties are not supported.',
     '- The declarations below are bindings that exist only inside programs, not tools you can call directly.',
   ];
-  const bash = schemas.find((t) => t.name === 'bash');
-  if (bash && compileSchema(bash.inputSchema, 'bash input schema')(BASH_EXAMPLE_ARGS).length === 0) {
-    const example = {
-      code: BASH_EXAMPLE_CODE,
-      description: 'List the workspace',
-    };
-    lines.push('', `Example: a complete \`${RUN_CODE_TOOL_NAME}\` call that wraps bash:`, '', '```json', JSON.stringify(example, null, 2), '```');
+  if (example) {
+    const call = { code: exampleCode(example), description: exampleDescription(example) };
+    lines.push('', `Example: a complete \`${RUN_CODE_TOOL_NAME}\` call that wraps ${example.tool}:`, '', '```json', JSON.stringify(call, null, 2), '```');
   }
   lines.push('', '```ts', renderTypeScriptSdk(schemas).trimEnd(), '```');
   return lines.join('\n');
+}
+
+/** A program that makes the example call and returns its value. */
+function exampleCode({ tool, args }: PromptExample): string {
+  const member = propertyKey(tool) === tool ? `.${tool}` : `[${quoteString(tool)}]`;
+  return `const result = await tools${member}(${literal(args)});\nreturn result;`;
+}
+
+/** The run_code label: the example's own `description` argument when it has one (bash does). */
+function exampleDescription({ tool, args }: PromptExample): string {
+  const own = typeof args === 'object' && args !== null && !Array.isArray(args) ? args.description : undefined;
+  return typeof own === 'string' && own.trim() !== '' ? own : `Call ${tool}`;
+}
+
+/** A one-line TypeScript literal of a JSON value, keys bare where they can be. */
+function literal(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).map(([key, v]) => `${propertyKey(key)}: ${literal(v)}`);
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+  }
+  return typeof value === 'string' ? quoteString(value) : JSON.stringify(value);
 }

@@ -1,25 +1,72 @@
-// JSON Schema (2020-12) validation with ajv, compiled once per schema at registration.
+// JSON Schema validation with ajv, compiled once per schema at registration. A schema is read in the
+// dialect its `$schema` declares (2020-12 when it declares none); docs/defining-tools.md lists them.
 
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import { ConfigError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 
 /** Returns `path: message` lines; empty when the value is valid. */
 export type SchemaValidator = (value: unknown) => string[];
 
-const ajv = new Ajv2020({
-  allErrors: true,
-  // Tool schemas come from many authors (MCP servers among them): unknown keywords and formats
-  // must not stop registration; they simply do not constrain.
-  strict: false,
-  validateFormats: false,
-});
+/** The dialects a tool schema may declare in `$schema`. */
+export type SchemaDialect = 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 
-/** Compiles a schema; a schema ajv rejects is a CONFIG error naming `what`. */
+// Tool schemas come from many authors (MCP servers among them): unknown keywords and formats must
+// not stop registration; they simply do not constrain.
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+
+/** One ajv instance per dialect family, made on first use. */
+type Compiler = Pick<Ajv2020, 'compile'>;
+const compilers = new Map<string, Compiler>();
+
+/** The meta-schema URI each dialect's ajv knows, and how to make that ajv. */
+const DIALECTS: Readonly<Record<SchemaDialect, { readonly uri: string; readonly family: string; create(): Compiler }>> = {
+  'draft-06': { uri: 'http://json-schema.org/draft-06/schema#', family: 'draft-07', create: createDraft07 },
+  'draft-07': { uri: 'http://json-schema.org/draft-07/schema#', family: 'draft-07', create: createDraft07 },
+  '2019-09': { uri: 'https://json-schema.org/draft/2019-09/schema', family: '2019-09', create: () => new Ajv2019(OPTIONS) },
+  '2020-12': { uri: 'https://json-schema.org/draft/2020-12/schema', family: '2020-12', create: () => new Ajv2020(OPTIONS) },
+};
+
+function createDraft07(): Compiler {
+  const ajv = new Ajv(OPTIONS);
+  ajv.addMetaSchema(draft06MetaSchema);
+  return ajv;
+}
+
+/**
+ * The dialect a schema declares. Spellings differ between producers (http or https, with or
+ * without the trailing `#`), so the URI is compared without those. Throws CONFIG for a `$schema`
+ * that is not one of the supported dialects.
+ */
+export function schemaDialect(schema: JsonSchema, what: string): SchemaDialect {
+  if (typeof schema !== 'object' || !Object.prototype.hasOwnProperty.call(schema, '$schema')) return '2020-12';
+  const declared = schema.$schema;
+  const key = typeof declared === 'string' ? declared.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/#$/, '') : undefined;
+  for (const [dialect, { uri }] of Object.entries(DIALECTS) as [SchemaDialect, { uri: string }][]) {
+    if (key === uri.replace(/^https?:\/\//, '').replace(/#$/, '')) return dialect;
+  }
+  throw new ConfigError(
+    `The ${what} declares $schema ${JSON.stringify(declared)}, which is not a supported JSON Schema dialect. ` +
+      `Use ${Object.values(DIALECTS).map((d) => `"${d.uri}"`).join(', ')}, or leave $schema out (read as 2020-12).`,
+  );
+}
+
+/** Compiles a schema in its declared dialect; a schema ajv rejects is a CONFIG error naming `what`. */
 export function compileSchema(schema: JsonSchema, what: string): SchemaValidator {
-  let validate: ReturnType<typeof ajv.compile>;
+  const dialect = DIALECTS[schemaDialect(schema, what)];
+  let compiler = compilers.get(dialect.family);
+  if (!compiler) compilers.set(dialect.family, (compiler = dialect.create()));
+  // ajv finds the meta-schema by its exact URI; another spelling of the same dialect is rewritten.
+  const input =
+    typeof schema === 'object' && typeof schema.$schema === 'string' && schema.$schema !== dialect.uri
+      ? { ...schema, $schema: dialect.uri }
+      : schema;
+  let validate: ReturnType<Compiler['compile']>;
   try {
-    validate = ajv.compile(schema as object | boolean);
+    validate = compiler.compile(input as object | boolean);
   } catch (error) {
     throw new ConfigError(`The ${what} is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -10,6 +10,7 @@ import {
   type ErrorInfo,
 } from '../errors.js';
 import { checkJson, renderJson, type JsonValue } from '../json.js';
+import { isParsingSchema, parseNow, parseWith } from './parsing-schema.js';
 import { compileSchema, type SchemaValidator } from './schema-validator.js';
 import type {
   AnyToolDefinition,
@@ -148,7 +149,8 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
 
   /**
    * Registers a tool as an effect of the calling context: disposing that plugin removes the tool.
-   * Duplicate and reserved names are CONFIG errors; so is an input schema ajv cannot compile.
+   * Duplicate and reserved names are CONFIG errors; so are an input schema ajv cannot compile, a
+   * `$schema` of an unsupported dialect and an example the input schema rejects.
    */
   register(def: AnyToolDefinition): Disposer {
     const name = def.name;
@@ -300,13 +302,25 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     const def = target.def;
     if (!snapshot.ok) return invalidJson();
     const entry = target.entry!;
-    const problems = entry.validateArgs(call.args);
-    if (problems.length > 0) {
-      return failure(
+    const invalidArgs = (problems: readonly string[]) =>
+      failure(
         'INVALID_ARGS',
         `Invalid arguments for tool "${call.name}":\n${problems.map((p) => `  ${p}`).join('\n')}\n` +
           `Fix these arguments to match the tool's input schema and call it again.`,
       );
+    const problems = entry.validateArgs(call.args);
+    if (problems.length > 0) return invalidArgs(problems);
+    // A parsing schema (zod) runs after ajv: it applies defaults and checks what JSON Schema cannot say.
+    let args: unknown = call.args;
+    if (def.input) {
+      let parsed;
+      try {
+        parsed = await parseWith(def.input, structuredClone(call.args));
+      } catch (error) {
+        return failure('TOOL_FAILED', `Parsing the arguments of tool "${call.name}" failed: ${messageOf(error)}`);
+      }
+      if (!parsed.ok) return invalidArgs(parsed.problems);
+      args = parsed.value;
     }
 
     const decision = await this.hook('tools/pre-execute', () => this.ctx.serial('tools/pre-execute', call));
@@ -320,7 +334,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     }
 
     if (signal?.aborted) return failure('ABORTED', `The call to "${call.name}" was aborted before it started.`);
-    let result = await this.runBody(call, def, entry, signal);
+    let result = await this.runBody(call, args, def, entry, signal);
 
     const post = await this.hook('tools/post-execute', () => this.ctx.serial('tools/post-execute', call, result));
     if (!post.ok) return post.result;
@@ -333,6 +347,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
 
   private async runBody(
     call: ToolCall,
+    args: unknown,
     def: AnyToolDefinition,
     entry: Entry,
     signal: AbortSignal | undefined,
@@ -346,7 +361,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
       deferContext: (entry) => void deferred.push(Object.freeze({ ...entry })),
     };
     const body = async (): Promise<JsonValue | undefined> =>
-      (await (def.execute as (args: JsonValue, exec: ToolExecContext) => unknown)(call.args, exec)) as JsonValue | undefined;
+      (await (def.execute as (args: unknown, exec: ToolExecContext) => unknown)(args, exec)) as JsonValue | undefined;
     const chain = this.ctx.listeners('tools/execute').reduceRight<() => Promise<JsonValue | undefined>>(
       (next, middleware) => () => middleware(call, next),
       body,
@@ -361,6 +376,20 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
       if (signal?.aborted) return withContexts(failure('ABORTED', `The call to "${call.name}" was aborted.`));
       const info = error instanceof HarnessError ? error.toInfo() : { code: 'TOOL_FAILED' as const, message: messageOf(error) };
       return withContexts(failure(info.code, info.message));
+    }
+    if (value !== undefined && def.output) {
+      let parsed;
+      try {
+        parsed = await parseWith(def.output, value);
+      } catch (error) {
+        return withContexts(failure('TOOL_FAILED', `Parsing the value of tool "${call.name}" failed: ${messageOf(error)}`));
+      }
+      if (!parsed.ok) {
+        return withContexts(
+          failure('TOOL_FAILED', `Tool "${call.name}" returned a value that breaks its output schema:\n${parsed.problems.map((p) => `  ${p}`).join('\n')}`),
+        );
+      }
+      value = parsed.value as JsonValue | undefined;
     }
     if (value !== undefined) {
       const json = checkJson(value);
@@ -450,13 +479,42 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   }
 }
 
-/** Compiles a definition's schemas once; a schema ajv rejects is a CONFIG error naming the tool. */
+/**
+ * Compiles a definition's schemas once and checks its examples against them; a schema ajv rejects,
+ * a parsing schema without `~standard`, or an example that does not fit is a CONFIG error naming the tool.
+ */
 function compileEntry(def: AnyToolDefinition): Entry {
-  return {
-    def,
-    validateArgs: compileSchema(def.inputSchema, `input schema of tool "${def.name}"`),
-    validateOutput: def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of tool "${def.name}"`),
-  };
+  const validateArgs = compileSchema(def.inputSchema, `input schema of tool "${def.name}"`);
+  const validateOutput =
+    def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of tool "${def.name}"`);
+  for (const key of ['input', 'output'] as const) {
+    if (def[key] !== undefined && !isParsingSchema(def[key])) {
+      throw new ConfigError(`Tool "${def.name}": ${key} must be a zod schema (or another schema with the Standard Schema "~standard" interface); define the tool with defineTool.`);
+    }
+  }
+  if (def.examples !== undefined) {
+    if (!Array.isArray(def.examples)) throw new ConfigError(`Tool "${def.name}": examples must be an array of argument objects.`);
+    def.examples.forEach((example: unknown, index) => {
+      const problems = exampleProblems(def, validateArgs, example);
+      if (problems.length > 0) {
+        throw new ConfigError(
+          `Tool "${def.name}": examples[${index}] does not match the tool's input schema:\n${problems.map((p) => `  ${p}`).join('\n')}\n` +
+            'Fix the example or remove it.',
+        );
+      }
+    });
+  }
+  return { def, validateArgs, validateOutput };
+}
+
+/** Why an example is not a valid call: not JSON, rejected by ajv, or (when it parses synchronously) by the parsing schema. */
+function exampleProblems(def: AnyToolDefinition, validateArgs: SchemaValidator, example: unknown): string[] {
+  const json = checkJson(example);
+  if (!json.ok) return [`${json.path || '(root)'}: ${json.reason}`];
+  const problems = validateArgs(example);
+  if (problems.length > 0 || !def.input) return problems;
+  const parsed = parseNow(def.input, structuredClone(example));
+  return parsed && !parsed.ok ? parsed.problems : [];
 }
 
 type Snapshot = { ok: true; value: JsonValue } | { ok: false; reason: string };

@@ -1,8 +1,9 @@
-// The shape of a tool and of one call through the pipeline. Pure types plus defineTool.
+// The shape of a tool and of one call through the pipeline. Pure types; defineTool lives in define-tool.ts.
 
 import type { Context } from '../context/context.js';
-import { ConfigError, type ErrorInfo } from '../errors.js';
+import type { ErrorInfo } from '../errors.js';
 import type { JsonSchema, JsonValue } from '../json.js';
+import type { ParsingSchema } from './parsing-schema.js';
 
 /** Identifies the outer call of a nested call (a program's sub-call carries its run_code call here). */
 export interface ToolCallRef {
@@ -42,14 +43,32 @@ export interface ToolCallResult {
   readonly deferredContexts?: readonly DeferredContext[];
 }
 
-export interface ToolDefinition<Args = never, Output extends JsonValue = JsonValue> {
+/**
+ * A tool as the registry takes it: JSON Schemas for the wire, optional parsing schemas (zod) for
+ * the values, and the body. `defineTool` builds one from zod schemas or checks a hand-written one.
+ * `Input` is the type of an argument object as the model sends it (examples have it); `Args` is
+ * what the body receives once parsed.
+ */
+export interface ToolDefinition<Args = never, Output extends JsonValue = JsonValue, Input = Args> {
   /** Any non-empty string; the SDK reaches every name through a quoted key. */
   readonly name: string;
   readonly description: string;
-  /** JSON Schema of the arguments (2020-12 subset); validated with ajv before the body runs. */
+  /**
+   * JSON Schema of the arguments, validated with ajv before the body runs; 2020-12 unless its
+   * `$schema` declares draft-06, draft-07 or 2019-09 (docs/defining-tools.md).
+   */
   readonly inputSchema: JsonSchema;
   /** JSON Schema of the canonical value; types the SDK's return and is checked after the body runs. */
   readonly outputSchema?: JsonSchema;
+  /** Parses the arguments once `inputSchema` accepted them; the body receives the parsed value. */
+  readonly input?: ParsingSchema;
+  /** Parses the body's value once `outputSchema` accepted it; its result is the call's value. */
+  readonly output?: ParsingSchema;
+  /**
+   * Argument objects that show a typical call; each must satisfy the input schema (checked at
+   * registration). The ptc prompt's example call is built from the first tool that has any.
+   */
+  readonly examples?: readonly Input[];
   /** True only when concurrent calls cannot interfere (reads). Missing means exclusive. */
   readonly isConcurrencySafe?: boolean;
   execute(args: Args, exec: ToolExecContext): Promise<Output> | Output;
@@ -65,6 +84,9 @@ export interface AnyToolDefinition {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
+  readonly input?: ParsingSchema;
+  readonly output?: ParsingSchema;
+  readonly examples?: readonly unknown[];
   readonly isConcurrencySafe?: boolean;
   execute(args: never, exec: ToolExecContext): Promise<JsonValue> | JsonValue;
   renderContent?(value: never): string;
@@ -79,24 +101,4 @@ export interface ToolSchema {
   readonly outputSchema?: JsonSchema;
 }
 
-/** Checks the static shape of a definition and returns it frozen; throws CONFIG for a malformed one. */
-export function defineTool<Args, Output extends JsonValue>(
-  def: ToolDefinition<Args, Output>,
-): ToolDefinition<Args, Output> {
-  const where = typeof def?.name === 'string' && def.name ? `tool "${def.name}"` : 'a tool definition';
-  if (typeof def !== 'object' || def === null) throw new ConfigError('defineTool expects an object.');
-  if (typeof def.name !== 'string' || def.name.length === 0) {
-    throw new ConfigError(`${where}: name must be a non-empty string.`);
-  }
-  if (typeof def.description !== 'string') throw new ConfigError(`${where}: description must be a string.`);
-  if (!isSchema(def.inputSchema)) throw new ConfigError(`${where}: inputSchema must be a JSON Schema object.`);
-  if (def.outputSchema !== undefined && !isSchema(def.outputSchema)) {
-    throw new ConfigError(`${where}: outputSchema must be a JSON Schema object when given.`);
-  }
-  if (typeof def.execute !== 'function') throw new ConfigError(`${where}: execute must be a function.`);
-  return Object.freeze({ ...def });
-}
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'boolean' || (typeof value === 'object' && value !== null && !Array.isArray(value));
-}
+export { defineTool, type ZodToolInit, type ZodToolOutput } from './define-tool.js';
