@@ -5,6 +5,8 @@ export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from './json.js
 export { checkJson, isJsonValue, renderJson } from './json.js';
 export * from './context/index.js';
 export * from './tools/index.js';
+// The zod that defineTool reads: a plugin importing both from here gets matching types.
+export { z } from 'zod';
 export { jsonSchemaToTs, renderTypeScriptSdk } from './codegen/index.js';
 export { createHarness, builtinToolsPlugin, type ExtraPluginRow, type Harness, type HarnessOptions } from './harness.js';
 export { DEFAULT_PRESET, loadPreset, type LoadedPreset, type PresetDefinition, type PresetRowState } from './presets/presets.js';
@@ -20,7 +22,7 @@ export { resolveWorkspacePolicy, type WorkspacePolicy, type WorkspacePolicyInput
 export { createRunCodeTool, ProgramFailedError, RUN_CODE_DESCRIPTION, renderRunCodeValue, type PtcDispatchSettle, type PtcDispatchStart, type PtcRunEvent, type RunCodeArgs, type RunCodeValue } from './ptc/run-code.js';
 export { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from './ptc/dispatch-pool.js';
 export { ptcPlugin, type PtcPluginConfig } from './ptc/plugin.js';
-export { renderSdkSection, renderPtcOnlySection, renderSdkInstructions, SDK_SECTION_ID, PTC_ONLY_SECTION_ID } from './ptc/prompt-sections.js';
+export { renderSdkSection, renderPtcOnlySection, renderSdkInstructions, SDK_SECTION_ID, PTC_ONLY_SECTION_ID, type PromptExample } from './ptc/prompt-sections.js';
 export { createBashTool, type BashToolOptions } from './builtin-tools/bash.js';
 export { runAgent, DEFAULT_MAX_STEPS, type AgentRunOptions, type AgentRunResult, type AgentProgress, type EventSink } from './agent/loop.js';
 export { assemblePrompt, renderSystemPrompt, type PromptAssembly, type PromptSection } from './agent/prompt.js';

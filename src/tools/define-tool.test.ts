@@ -199,3 +199,19 @@ describe('examples', () => {
     expect(() => tools.register({ ...tool, name: 'open3', examples: 'a.txt' as never })).toThrow(expect.objectContaining({ code: 'CONFIG' }));
   });
 });
+
+describe('the package root', () => {
+  it('exports defineTool with the zod it reads, so a plugin needs one import', async () => {
+    const root = await import('../index.js');
+    const tool = root.defineTool({
+      name: 'from_root',
+      description: 'x',
+      input: root.z.object({ n: root.z.number().default(2) }),
+      execute: (args) => args.n * 2,
+    });
+    const tools = registry();
+    tools.register(tool);
+    expect((await tools.execute('from_root', {})).value).toBe(4);
+    expect(root.schemaDialect({ $schema: 'http://json-schema.org/draft-07/schema#' }, 'x')).toBe('draft-07');
+  });
+});

@@ -11,9 +11,12 @@ export {
   type ToolGuard,
   type ToolResultEvent,
 } from './tool-runtime.js';
-export { compileSchema, type SchemaValidator } from './schema-validator.js';
+export { compileSchema, schemaDialect, type SchemaDialect, type SchemaValidator } from './schema-validator.js';
+export type { ParseIssue, ParseResult, ParsingSchema } from './parsing-schema.js';
 export {
   defineTool,
+  type ZodToolInit,
+  type ZodToolOutput,
   type AnyToolDefinition,
   type DeferredContext,
   type ToolCallRef,
