@@ -50,8 +50,10 @@ export async function assembleRows(ctx: Context, rows: readonly PresetRow[], opt
     for (const row of rows) {
       const { plugin, source } = await resolveRow(row, options);
       let handle: PluginHandle;
+      // A row without config hands a plugin with a schema `{}`, so its defaults apply.
+      const config = row.config === undefined && plugin.config ? {} : row.config;
       try {
-        handle = ctx.plugin(plugin, row.config);
+        handle = ctx.plugin(plugin, config);
       } catch (error) {
         throw new ConfigError(`${describeRow(row)}: ${indentTail(firstLineOrConfig(error))}`);
       }

@@ -91,6 +91,16 @@ function pluginFromExports(exports: Record<string, unknown>, what: string): Plug
 
 /** The message of an error without its stack (a user's module error is not our internal error). */
 export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return message.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
+}
+
+/** The eraser's errors cross the loader thread as plain objects `{ message, startLine, startColumn }`. */
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+    const { message, startLine, startColumn } = error as { message: string; startLine?: unknown; startColumn?: unknown };
+    return typeof startLine === 'number' ? `${message} (line ${startLine}${typeof startColumn === 'number' ? `:${startColumn + 1}` : ''})` : message;
+  }
+  return String(error);
 }

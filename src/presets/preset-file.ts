@@ -70,7 +70,7 @@ export function parsePresetText(text: string, file: string): PresetFile {
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const line = first.linePos?.[0].line ?? lineAt(first.pos[0]);
-    const reason = first.message.split('\n')[0];
+    const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new ConfigError(`${file}:${line}: YAML syntax error: ${reason}. Fix the file (preset format: docs/presets.md).`);
   }
   const parsed = presetSchema.safeParse(doc.toJS());
