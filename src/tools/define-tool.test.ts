@@ -141,6 +141,13 @@ describe('defineTool with zod schemas', () => {
     );
   });
 
+  it('registering a zod definition that skipped defineTool is CONFIG saying so', () => {
+    const raw = { name: 'raw', description: 'x', input: z.object({}), execute: () => null };
+    expect(() => registry().register(raw as never)).toThrow(
+      expect.objectContaining({ code: 'CONFIG', message: expect.stringContaining('defineTool') }),
+    );
+  });
+
   it('leaves JSON Schema definitions as they were', async () => {
     const tools = registry();
     const tool = defineTool({

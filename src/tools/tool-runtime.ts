@@ -484,6 +484,11 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
  * a parsing schema without `~standard`, or an example that does not fit is a CONFIG error naming the tool.
  */
 function compileEntry(def: AnyToolDefinition): Entry {
+  if (def.inputSchema === undefined) {
+    throw new ConfigError(
+      `Tool "${def.name}" has no inputSchema; a tool described by zod schemas (input/output) must be made with defineTool(...) before it is registered.`,
+    );
+  }
   const validateArgs = compileSchema(def.inputSchema, `input schema of tool "${def.name}"`);
   const validateOutput =
     def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of tool "${def.name}"`);
