@@ -38,7 +38,7 @@ async function configError(promise: Promise<unknown>): Promise<string> {
 describe('shipped presets', () => {
   it('each assembles with its exact rows, tools and presentation (pinned)', async () => {
     const shipped = listPresets({ workspace, env: { PTC_HOME: path.join(root, 'no-home') } }).filter((p) => p.origin === 'shipped');
-    expect(shipped.map((p) => p.name)).toEqual(expect.arrayContaining(['ptc', 'standard']));
+    expect(shipped.map((p) => p.name).sort()).toEqual(['minimal', 'ptc', 'standard']);
     const pinned: Record<string, unknown> = {};
     for (const { name } of shipped) {
       const harness = await createHarness({ cwd: workspace, preset: name, env: { PTC_HOME: path.join(root, 'no-home') } });
@@ -52,7 +52,8 @@ describe('shipped presets', () => {
     }
     await expect(`${JSON.stringify(pinned, null, 2)}\n`).toMatchFileSnapshot('../../test/snapshots/presets.shipped.json');
     expect(pinned['ptc']).toMatchObject({ mode: 'ptc', wire: ['run_code'] });
-    expect(pinned['standard']).toMatchObject({ mode: 'native', wire: ['bash', 'edit', 'glob', 'grep', 'read', 'write'] });
+    expect(pinned['standard']).toMatchObject({ mode: 'native', wire: ['bash', 'edit', 'glob', 'grep', 'read', 'todo', 'web_fetch', 'write'] });
+    expect(pinned['minimal']).toMatchObject({ mode: 'native', wire: ['bash', 'str_replace_editor'] });
   });
 });
 
@@ -85,12 +86,12 @@ describe('resolution: path, then workspace .ptc/presets, then $PTC_HOME/presets,
 
   it('lists every preset, the shadowed ones marked', () => {
     const listed = listPresets(search).map((p) => `${p.name}:${p.origin}${p.shadowed ? ':shadowed' : ''}`);
-    expect(listed).toEqual(['mine:workspace', 'standard:workspace', 'homely:PTC_HOME', 'mine:PTC_HOME:shadowed', 'ptc:shipped', 'standard:shipped:shadowed']);
+    expect(listed).toEqual(['mine:workspace', 'standard:workspace', 'homely:PTC_HOME', 'mine:PTC_HOME:shadowed', 'minimal:shipped', 'ptc:shipped', 'standard:shipped:shadowed']);
   });
 
   it('an unknown name is CONFIG listing what exists', async () => {
     const message = await configError(Promise.resolve().then(() => resolvePreset('turbo', search)));
-    expect(message).toContain('Unknown preset "turbo"; choose one of: mine, standard, homely, ptc');
+    expect(message).toContain('Unknown preset "turbo"; choose one of: mine, standard, homely, minimal, ptc');
   });
 });
 
@@ -118,7 +119,7 @@ describe('plugin rows', () => {
   it('extra rows (--plugin) are appended to the preset; the plugin config defaults apply', async () => {
     const harness = await createHarness({ cwd: workspace, preset: 'ptc', env, plugins: [{ name: weather, at: '--plugin' }] });
     try {
-      expect(harness.preset.tools).toEqual(['bash', 'edit', 'forecast', 'glob', 'grep', 'read', 'write']);
+      expect(harness.preset.tools).toEqual(['bash', 'edit', 'forecast', 'glob', 'grep', 'read', 'todo', 'web_fetch', 'write']);
       expect(harness.preset.rows.at(-1)).toMatchObject({ index: 4, plugin: 'weather', at: '--plugin' });
       const scope = await harness.ptcScope();
       const run = await harness.tools.execute('run_code', { code: "return await tools.forecast({ city: 'Rome' });", description: 't' }, { scope });

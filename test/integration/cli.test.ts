@@ -41,7 +41,7 @@ describe('ptc tools', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const tools = JSON.parse(stdout) as { name: string; inputSchema: unknown; executionMode: string }[];
-    expect(tools.map((t) => t.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'write']);
+    expect(tools.map((t) => t.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'todo', 'web_fetch', 'write']);
     expect(tools.find((t) => t.name === 'read')).toMatchObject({ executionMode: 'parallel', inputSchema: { type: 'object' } });
     expect(tools.find((t) => t.name === 'write')?.executionMode).toBe('exclusive');
   });
@@ -151,6 +151,25 @@ describe('ptc exec', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('2 TODO/FIXME lines in 1 files');
     expect(stdout).toContain('"path": "src/a.ts"');
+  });
+
+  it('the README\'s own-tools example: a preset file loading a TypeScript plugin with a zod tool, run by ptc exec', () => {
+    const cwd = exampleWorkspace();
+    const preset = path.join(examples, 'own-tools', 'units.yml');
+    const { code, stdout, stderr } = ptc(['exec', '--preset', preset, path.join(examples, 'own-tools', 'marathon.ts'), '--json', '--cwd', cwd]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as ExecJson;
+    expect(result.value).toBe('A marathon is 42.195 km (42195 m); a mile is 5280 ft.');
+    // The third call left out `to`: zod applied the default before the tool ran.
+    expect(result.dispatches.map((d) => d.args)).toEqual([
+      { value: 26.2188, from: 'mi', to: 'km' },
+      { value: 1, from: 'mi', to: 'ft' },
+      { value: 42.195, from: 'km' },
+    ]);
+    const tools = ptc(['tools', '--preset', preset, '--json', '--cwd', cwd]);
+    expect(tools.code).toBe(0);
+    expect(tools.stdout).toContain('convert_length');
   });
 
   it('reads the program from stdin with -', () => {

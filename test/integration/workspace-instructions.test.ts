@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runAgent } from '../../src/agent/loop.js';
 import { buildRequest } from '../../src/agent/request.js';
-import { createTodoTool, todosFromSession } from '../../src/builtin-tools/todo.js';
+import { todosFromSession } from '../../src/builtin-tools/todo.js';
 import { createHarness, type Harness } from '../../src/harness.js';
 import { resolveModel } from '../../src/llm/index.js';
 import { createSessionWriter, readSession } from '../../src/session/index.js';
@@ -76,7 +76,6 @@ describe('workspace instructions in the agent', () => {
   it('reads the file once per session: an edit during the session does not change later requests', async () => {
     fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'First version.\n');
     const { events } = await run('standard', [reply.toolCall('todo', { todos: [{ content: 'Edit rules', status: 'in_progress' }] }, 't1'), reply.text('Done.')], (h) => {
-      h.tools.register(createTodoTool());
       // Whoever edits the file mid-session (here: a listener when the first call runs).
       h.ctx.on('tools/result', () => fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'Second version.\n'));
     });
@@ -98,7 +97,8 @@ describe('todo in the agent', () => {
       { content: 'Read the code', status: 'completed' },
       { content: 'Write the fix', status: 'in_progress' },
     ];
-    const { events } = await run('standard', [reply.toolCall('todo', { todos }, 'p1'), reply.text('Planned.')], (h) => h.tools.register(createTodoTool()));
+    // The standard preset ships the todo tool.
+    const { events } = await run('standard', [reply.toolCall('todo', { todos }, 'p1'), reply.text('Planned.')]);
     const second = server!.requests[1]!.json as { messages: { role: string; content: unknown }[] };
     expect(JSON.stringify(second.messages.filter((m) => m.role === 'tool'))).toContain('[~] Write the fix');
     expect(todosFromSession(events)).toEqual(todos);

@@ -43,6 +43,21 @@ interface ToolArgsMap {
     /** Number of lines to return. Default 2000. */
     limit?: number;
   };
+  "todo": {
+    /** The complete list, in order. */
+    todos: {
+      /** What to do, as a short imperative sentence. */
+      content: string;
+      /** pending, in_progress (at most one item) or completed. */
+      status: "pending" | "in_progress" | "completed";
+    }[];
+  };
+  "web_fetch": {
+    /** The http:// or https:// URL to fetch. */
+    url: string;
+    /** Return HTML as its source instead of converting it to markdown. Default false. */
+    raw?: boolean;
+  };
   "write": {
     /** File to write, relative to the workspace or absolute. */
     path: string;
@@ -119,6 +134,31 @@ interface ToolOutputMap {
     /** True when lines after endLine were not returned. */
     truncated: boolean;
   };
+  "todo": {
+    /** The list as now kept. */
+    todos: {
+      /** What to do, as a short imperative sentence. */
+      content: string;
+      /** pending, in_progress (at most one item) or completed. */
+      status: "pending" | "in_progress" | "completed";
+    }[];
+    /** Number of completed items. */
+    completed: number;
+    /** Number of items. */
+    total: number;
+  };
+  "web_fetch": {
+    /** The URL finally fetched, after redirects. */
+    url: string;
+    /** The HTTP status of the final answer (2xx). */
+    status: number;
+    /** The Content-Type header of the answer, or "" when it had none. */
+    contentType: string;
+    /** The text: converted markdown for HTML (unless raw), else the body as text. */
+    content: string;
+    /** True when the body or the text was cut at the size limits. */
+    truncated: boolean;
+  };
   "write": {
     /** The file, relative to the workspace when inside it. */
     path: string;
@@ -148,6 +188,10 @@ declare const tools: {
   "grep"(args: ToolArgsMap["grep"]): Promise<ToolOutputMap["grep"]>;
   /** Read a text file. Shows its lines numbered like `cat -n` (line number, tab, text; lines longer than 2000 characters shortened); the value's `content` holds the raw text of those lines. Returns at most 2000 lines from `offset`; when more remain, the result says which offset to continue with. Directories, binary files and files over 10 MiB are refused: use glob or grep for those. */
   "read"(args: ToolArgsMap["read"]): Promise<ToolOutputMap["read"]>;
+  /** Keep your plan for the task as a checklist the user can follow. Send the whole list every time (it replaces the previous one): each item has `content` and `status` (pending, in_progress or completed). Keep at most one item in_progress: mark it before you start on it and completed as soon as it is done. Use it for tasks of several steps; skip it for a single quick action. */
+  "todo"(args: ToolArgsMap["todo"]): Promise<ToolOutputMap["todo"]>;
+  /** Fetch an http or https URL and return its content as text. HTML pages are converted to readable markdown (headings, paragraphs, [links](url), lists, code blocks, tables; scripts and styles dropped) unless `raw` is true; JSON and plain text come back as they are. Redirects are followed. A long page is cut and marked truncated. An answer other than HTTP 2xx is an error. Needs network access (the user passes --allow-net). */
+  "web_fetch"(args: ToolArgsMap["web_fetch"]): Promise<ToolOutputMap["web_fetch"]>;
   /** Write a whole file: create it (and any missing parent directories) or replace its contents. The write is atomic and keeps an existing file's permissions. To change part of a file, use edit. */
   "write"(args: ToolArgsMap["write"]): Promise<ToolOutputMap["write"]>;
 };
