@@ -4,7 +4,7 @@
 
 import type { Readable } from 'node:stream';
 
-import { AbortedError, ConfigError, ToolFailedError } from '../errors.js';
+import { AbortedError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import {
   BASH_PIPE_DRAIN_MS,
@@ -14,31 +14,13 @@ import {
   MIN_BASH_TIMEOUT_MS,
   PROCESS_TREE_SAMPLE_MS,
 } from '../limits.js';
-import {
-  defaultSandboxEnv,
-  planLaunch,
-  sandboxPolicyOf,
-  spawnConfined,
-  type LaunchPlan,
-  type WorkspacePolicy,
-} from '../sandbox/index.js';
-import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
+import { planLaunch, spawnConfined, type LaunchPlan } from '../sandbox/index.js';
+import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { resolveBashOptions, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
 
-export interface BashToolOptions {
-  /**
-   * The harness's one policy (resolveWorkspacePolicy): the command runs in `policy.cwd` and may read,
-   * write and reach what a run_code program may.
-   */
-  readonly policy: WorkspacePolicy;
-  /** The same mode as the runtime's (`--sandbox`). */
-  readonly sandbox: SandboxMode;
-  /** Deadline when a call gives no `timeout_ms`; default {@link DEFAULT_BASH_TIMEOUT_MS}. */
-  readonly timeoutMs?: number;
-  /** Bytes kept per stream; default {@link MAX_BASH_STREAM_BYTES}. */
-  readonly maxStreamBytes?: number;
-}
+export type { BashToolOptions } from './bash-options.js';
 
 export interface BashArgs {
   command: string;
@@ -128,23 +110,7 @@ export const BASH_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {
-  const { policy } = options;
-  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
-  const maxStreamBytes = options.maxStreamBytes ?? MAX_BASH_STREAM_BYTES;
-  if (!Number.isInteger(defaultTimeoutMs) || defaultTimeoutMs < MIN_BASH_TIMEOUT_MS || defaultTimeoutMs > MAX_BASH_TIMEOUT_MS) {
-    throw new ConfigError(`bash timeoutMs must be an integer from ${MIN_BASH_TIMEOUT_MS} to ${MAX_BASH_TIMEOUT_MS}, got ${String(defaultTimeoutMs)}.`);
-  }
-  if (!Number.isInteger(maxStreamBytes) || maxStreamBytes < 2) {
-    throw new ConfigError(`bash maxStreamBytes must be an integer of at least 2, got ${String(maxStreamBytes)}.`);
-  }
-  if (!['required', 'auto', 'off'].includes(options.sandbox)) {
-    throw new ConfigError(`bash sandbox must be "required", "auto" or "off", got ${JSON.stringify(options.sandbox)}.`);
-  }
-  if (typeof policy !== 'object' || policy === null || typeof policy.cwd !== 'string') {
-    throw new ConfigError('bash needs a policy: pass resolveWorkspacePolicy({ cwd, ... }).');
-  }
-  // policy.cwd is real, so HOME names the directory the sandbox binds (it binds real paths only).
-  const sandboxPolicy = sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd));
+  const { defaultTimeoutMs, maxStreamBytes, sandboxPolicy } = resolveBashOptions(options);
 
   return defineTool<BashArgs, BashOutput>({
     name: 'bash',

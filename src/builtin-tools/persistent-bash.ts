@@ -3,24 +3,16 @@
 // working directory, variables and functions survive between calls. The process and its end-marker
 // protocol live in shell-session.ts; restart semantics are in docs/minimal-tools.md.
 
-import { AbortedError, ConfigError, InvalidArgsError, ToolFailedError } from '../errors.js';
+import { AbortedError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
-import { defaultSandboxEnv, sandboxPolicyOf, type WorkspacePolicy } from '../sandbox/index.js';
-import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
+import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { resolveBashOptions, type BashToolOptions } from './bash-options.js';
 import { ShellSession } from './shell-session.js';
 
-export interface PersistentBashToolOptions {
-  /** The harness's one policy (resolveWorkspacePolicy): the shell starts in `policy.cwd`. */
-  readonly policy: WorkspacePolicy;
-  /** The same mode as the runtime's (`--sandbox`). */
-  readonly sandbox: SandboxMode;
-  /** Deadline of a command when a call gives no `timeout_ms`; default {@link DEFAULT_BASH_TIMEOUT_MS}. */
-  readonly timeoutMs?: number;
-  /** Bytes kept per stream per call; default {@link MAX_BASH_STREAM_BYTES}. */
-  readonly maxStreamBytes?: number;
-}
+/** The same options as the one-shot `bash` (bash-options.ts). */
+export type PersistentBashToolOptions = BashToolOptions;
 
 export interface PersistentBashArgs {
   command?: string;
@@ -129,22 +121,7 @@ export const PERSISTENT_BASH_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createPersistentBashTool(options: PersistentBashToolOptions): PersistentBashTool {
-  const { policy } = options;
-  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
-  const maxStreamBytes = options.maxStreamBytes ?? MAX_BASH_STREAM_BYTES;
-  if (!Number.isInteger(defaultTimeoutMs) || defaultTimeoutMs < MIN_BASH_TIMEOUT_MS || defaultTimeoutMs > MAX_BASH_TIMEOUT_MS) {
-    throw new ConfigError(`bash timeoutMs must be an integer from ${MIN_BASH_TIMEOUT_MS} to ${MAX_BASH_TIMEOUT_MS}, got ${String(defaultTimeoutMs)}.`);
-  }
-  if (!Number.isInteger(maxStreamBytes) || maxStreamBytes < 2) {
-    throw new ConfigError(`bash maxStreamBytes must be an integer of at least 2, got ${String(maxStreamBytes)}.`);
-  }
-  if (!['required', 'auto', 'off'].includes(options.sandbox)) {
-    throw new ConfigError(`bash sandbox must be "required", "auto" or "off", got ${JSON.stringify(options.sandbox)}.`);
-  }
-  if (typeof policy !== 'object' || policy === null || typeof policy.cwd !== 'string') {
-    throw new ConfigError('bash needs a policy: pass resolveWorkspacePolicy({ cwd, ... }).');
-  }
-  const sandboxPolicy = sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd));
+  const { defaultTimeoutMs, maxStreamBytes, sandboxPolicy } = resolveBashOptions(options);
 
   let session: ShellSession | undefined;
   let everStarted = false;
