@@ -25,6 +25,8 @@ export { ptcPlugin, type PtcPluginConfig } from './ptc/plugin.js';
 export { renderSdkSection, renderPtcOnlySection, renderSdkInstructions, SDK_SECTION_ID, PTC_ONLY_SECTION_ID, type PromptExample } from './ptc/prompt-sections.js';
 export { createBashTool, type BashToolOptions } from './builtin-tools/bash.js';
 export { runAgent, DEFAULT_MAX_STEPS, type AgentRunOptions, type AgentRunResult, type AgentProgress, type EventSink } from './agent/loop.js';
+export { createTaskTool, TASK_DESCRIPTION, type AgentService, type SubagentOutcome, type SubagentRequest, type TaskArgs } from './builtin-tools/task.js';
+export type { SubagentParent } from './agent/subagent.js';
 export { assemblePrompt, renderSystemPrompt, type PromptAssembly, type PromptSection } from './agent/prompt.js';
 export { buildRequest, buildMessages, type ModelRequest } from './agent/request.js';
 export { resolveModel, describeModelError, type ResolvedModel } from './llm/index.js';

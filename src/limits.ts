@@ -165,3 +165,9 @@ export const MAX_SCHEMA_ARRAY_ITEMS = 10_000;
 // Presets (src/presets, docs/presets.md).
 /** A preset file larger than this is refused before parsing (presets are short lists of rows). */
 export const MAX_PRESET_FILE_BYTES = 256 * 1024;
+
+// Subagents: the `task` tool (src/agent/subagent.ts, docs/subagents.md).
+/** Model requests a subagent may make before it stops without an answer (TOOL_FAILED in the parent). */
+export const SUBAGENT_MAX_STEPS = 30;
+/** How deep subagents nest: 1 lets a top-level agent start subagents and refuses `task` inside them. */
+export const MAX_SUBAGENT_DEPTH = 1;

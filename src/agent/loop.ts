@@ -15,6 +15,7 @@ import type { SessionEndReason, SessionEvent, SessionEventInput, Usage } from '.
 import type { ToolCallResult, ToolSchema } from '../tools/types.js';
 import { assemblePrompt, renderSystemPrompt } from './prompt.js';
 import { buildRequest } from './request.js';
+import { provideAgentService, type SubagentParent } from './subagent.js';
 import { loadWorkspaceInstructions } from './workspace-instructions.js';
 
 /** Where the loop writes its events (the session writer, or anything with the same shape). */
@@ -52,6 +53,14 @@ export interface AgentRunOptions {
   readonly onRetry?: (info: { attempt: number; delayMs: number; message: string }) => void;
   readonly onText?: (delta: string) => void;
   readonly onProgress?: (event: AgentProgress) => void;
+  /** The session directory: subagents started by `task` log there (docs/subagents.md); without it `task` fails. */
+  readonly sessionDir?: string;
+  /** Step bound of each subagent this run starts; default SUBAGENT_MAX_STEPS. */
+  readonly subagentMaxSteps?: number;
+  /** Set for a subagent: the session and `task` call that started it, named in its `session/start`. */
+  readonly parent?: SubagentParent;
+  /** Nesting depth: 0 for a top-level agent (the default), 1 for a subagent. */
+  readonly depth?: number;
 }
 
 export interface AgentRunResult {
@@ -91,6 +100,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const finish = async (reason: SessionEndReason, error?: string): Promise<AgentRunResult> => {
     record({ type: 'session/end', reason, steps, ...(error !== undefined ? { error } : {}) });
     await sink.flush();
+    await withdrawAgent();
     await offStart();
     await offSettle();
     return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}) };
@@ -105,8 +115,11 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     mode: tools.modeFor(scope),
     pid: process.pid,
     host: os.hostname(),
+    ...(options.parent ? { parent: { sessionId: options.parent.sessionId, toolCallId: options.parent.toolCallId } } : {}),
   });
   record({ type: 'user/message', text: options.task });
+  // The `task` tool reaches this run (its model, log directory, depth) through the `agent` service.
+  const withdrawAgent = await provideAgentService(options, (id) => ownCalls.has(id), runAgent);
 
   try {
     // Read once, so the system prompt stays the same for the whole session even if the agent edits the file.

@@ -11,6 +11,7 @@ import { createEditTool } from './edit.js';
 import { createGlobTool } from './glob.js';
 import { createGrepTool } from './grep.js';
 import { createReadTool } from './read.js';
+import { createTaskTool } from './task.js';
 import { createTodoTool } from './todo.js';
 import { createWebFetchTool } from './web-fetch.js';
 import { createWriteTool } from './write.js';
@@ -34,6 +35,8 @@ export const BUILTIN_TOOL_CATALOG: Readonly<Record<string, BuiltinToolFactory>> 
   glob: ({ policy }) => createGlobTool({ policy }),
   grep: ({ policy }) => createGrepTool({ policy }),
   read: ({ policy }) => createReadTool({ policy }),
+  // Reads the running agent (the `agent` service) at call time: docs/subagents.md.
+  task: () => createTaskTool(),
   todo: () => createTodoTool(),
   web_fetch: ({ policy }) => createWebFetchTool({ policy }),
   write: ({ policy }) => createWriteTool({ policy }),

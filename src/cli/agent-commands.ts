@@ -64,6 +64,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       task: options.task,
       sink: writer,
       sessionId: writer.sessionId,
+      sessionDir: dir,
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onText: options.json ? undefined : options.writeText,

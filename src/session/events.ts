@@ -48,6 +48,8 @@ export type SessionEvent = SessionLineMeta &
         /** The writing process; with `host`, lets `ptc sessions list` tell a running session from a crashed one. */
         pid?: number;
         host?: string;
+        /** A subagent's: the session and the `task` call that started it (docs/subagents.md). */
+        parent?: { sessionId: string; toolCallId: string };
       }
     | { type: 'user/message'; ts: string; text: string }
     | { type: 'llm/request'; ts: string; step: number; tools: string[]; system: string; toolSchemas?: JsonValue[] }

@@ -35,6 +35,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     mode: z.enum(['native', 'ptc']),
     pid: z.number().int().optional(),
     host: z.string().optional(),
+    parent: z.object({ sessionId: z.string(), toolCallId: z.string() }).optional(),
   }),
   z.object({ type: z.literal('user/message'), ...line, text: z.string() }),
   z.object({

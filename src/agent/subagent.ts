@@ -1,0 +1,117 @@
+// Subagents (docs/subagents.md): the agent loop provides the `agent` service for the length of its
+// run, and the `task` tool asks it for a subagent. A subagent is a harness of its own (its preset,
+// scope and presentation) on the parent's workspace, policy and sandbox mode, run by the same loop
+// with the parent's model, logging to its own file beside the parent's log.
+
+import type { Disposer } from '../context/context.js';
+import { ConfigError, InvalidArgsError, ToolFailedError } from '../errors.js';
+import { createHarness, type Harness } from '../harness.js';
+import { SUBAGENT_MAX_STEPS } from '../limits.js';
+import type { HarnessSettings } from '../presets/harness-settings.js';
+import { DEFAULT_PRESET } from '../presets/presets.js';
+import { createSessionWriter } from '../session/writer.js';
+import type { AgentService, SubagentOutcome, SubagentRequest } from '../builtin-tools/task.js';
+import type { AgentRunOptions, AgentRunResult } from './loop.js';
+
+/** The session and the `task` call that started a subagent; its `session/start` names both. */
+export interface SubagentParent {
+  readonly sessionId: string;
+  readonly toolCallId: string;
+}
+
+type RunAgent = (options: AgentRunOptions) => Promise<AgentRunResult>;
+
+/**
+ * Provides the `agent` service on the run's container until the returned disposer runs. A container
+ * already running another agent keeps that agent's service; `task` then refuses this run's calls
+ * (their ids are not the other run's), so a subagent is never linked to the wrong session.
+ */
+export async function provideAgentService(options: AgentRunOptions, ownsCall: (id: string) => boolean, run: RunAgent): Promise<Disposer> {
+  const { scope } = options;
+  if (scope.get('agent') !== undefined) return () => {};
+  const service: AgentService = {
+    sessionId: options.sessionId,
+    depth: options.depth ?? 0,
+    ownsCall,
+    runSubagent: (request) => runSubagent(options, request, run),
+  };
+  const handle = scope.plugin({ name: 'agent-run', apply: (ctx) => ctx.provide('agent', service) });
+  await handle.settled();
+  return () => handle.dispose();
+}
+
+async function runSubagent(parent: AgentRunOptions, request: SubagentRequest, run: RunAgent): Promise<SubagentOutcome> {
+  const settings = parent.scope.get('harness');
+  if (parent.sessionDir === undefined || settings === undefined) {
+    throw new ToolFailedError(
+      'task needs the running agent to be built by createHarness and to know its session directory: pass sessionDir to runAgent (ptc run does).',
+    );
+  }
+  const harness = await openChildHarness(settings, request.preset);
+  try {
+    const writer = createSessionWriter({ dir: parent.sessionDir });
+    try {
+      let result: AgentRunResult;
+      try {
+        result = await run({
+          scope: harness.ctx,
+          cwd: parent.cwd,
+          preset: harness.preset.name,
+          model: parent.model,
+          task: request.prompt,
+          sink: writer,
+          sessionId: writer.sessionId,
+          sessionDir: parent.sessionDir,
+          parent: { sessionId: parent.sessionId, toolCallId: request.toolCallId },
+          depth: (parent.depth ?? 0) + 1,
+          maxSteps: parent.subagentMaxSteps ?? SUBAGENT_MAX_STEPS,
+          signal: request.signal,
+          ...(parent.subagentMaxSteps !== undefined ? { subagentMaxSteps: parent.subagentMaxSteps } : {}),
+          ...(parent.retry ? { retry: parent.retry } : {}),
+          ...(parent.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: parent.maxParallelToolCalls } : {}),
+        });
+      } catch (error) {
+        // The loop throws only for a deployment problem (CONFIG, RUNTIME_UNAVAILABLE), after closing
+        // the child's log; the parent hears of it as this subagent's failure.
+        const message = error instanceof Error ? error.message : String(error);
+        return { sessionId: writer.sessionId, sessionFile: writer.file, reason: 'error', text: '', steps: 0, error: message };
+      }
+      return {
+        sessionId: writer.sessionId,
+        sessionFile: writer.file,
+        reason: result.reason,
+        text: result.text,
+        steps: result.steps,
+        ...(result.error !== undefined ? { error: result.error } : {}),
+      };
+    } finally {
+      writer.close();
+    }
+  } finally {
+    await harness.dispose();
+  }
+}
+
+/** The child's harness: its own preset, on the parent's workspace, policy, sandbox mode and limits. */
+async function openChildHarness(settings: HarnessSettings, preset: string | undefined): Promise<Harness> {
+  const { policy } = settings;
+  try {
+    return await createHarness({
+      cwd: settings.cwd,
+      preset: preset ?? DEFAULT_PRESET,
+      sandbox: settings.sandbox,
+      allowRead: policy.read,
+      allowWrite: policy.write,
+      allowNet: policy.network,
+      ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+      ...(settings.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: settings.maxParallelSubCalls } : {}),
+      // A runtime the library user supplied is shared (and closed by them); otherwise the child's
+      // node-runtime row starts its own and closes it with the child.
+      ...(settings.runtime !== undefined ? { runtime: settings.runtime } : {}),
+    });
+  } catch (error) {
+    // A preset the model named that does not resolve or assemble: the model can pick another one.
+    if (preset !== undefined && error instanceof ConfigError) throw new InvalidArgsError(`preset ${JSON.stringify(preset)}: ${error.message}`);
+    throw error;
+  }
+}
