@@ -3,9 +3,11 @@
 // one sequence), real harnesses, the real Node runtime and real session logs. Only the model's
 // choices are scripted.
 
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent, type AgentRunResult } from '../../src/agent/loop.js';
 import { createHarness, type Harness } from '../../src/harness.js';
@@ -223,5 +225,44 @@ describe('task: refusals', () => {
     const result = await harness.tools.execute('task', { description: 'x', prompt: 'x' }, { id: 'direct' });
     expect(result).toMatchObject({ isError: true, error: { code: 'TOOL_FAILED' } });
     expect(result.error!.message).toContain('ptc run');
+  });
+});
+
+describe('task from the CLI', () => {
+  const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/main.js');
+
+  /** Runs the built `ptc` without blocking this process's event loop (the model server lives here). */
+  function ptcAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [bin, ...args], { cwd: workspace, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: workspace } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  it('ptc run with a preset that has task logs the child beside the parent, linked', async () => {
+    fs.mkdirSync(path.join(workspace, '.ptc', 'presets'), { recursive: true });
+    fs.writeFileSync(
+      path.join(workspace, '.ptc', 'presets', 'delegating.yml'),
+      'description: read and task, native.\nplugins:\n  - name: builtin-tools\n    config: { tools: [read, task] }\n  - name: tool-presentation\n    config: { mode: native }\n',
+    );
+    server = await startScriptedOpenAIServer([
+      reply.toolCalls([{ id: 't1', name: 'task', args: { description: 'shout', prompt: 'Shout a.txt.' } }]),
+      reply.toolCalls([{ id: 'c1', name: 'run_code', args: { code: CHILD_PROGRAM, description: 'shout' } }]),
+      reply.text('ALPHA!'),
+      reply.text('It says ALPHA!'),
+    ]);
+    const run = await ptcAsync(['run', 'Delegate.', '--preset', 'delegating', '--json', '--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessionDir]);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout) as { sessionId: string; text: string };
+    expect(summary.text).toBe('It says ALPHA!');
+    expect(wireTools(server.requests[0])).toEqual(['read', 'task']);
+    expect(wireTools(server.requests[1])).toEqual(['run_code']);
+    const child = listSessionFiles(sessionDir).filter((s) => s.id !== summary.sessionId);
+    expect(child).toHaveLength(1);
+    expect(readSession(child[0]!.file).events[0]).toMatchObject({ type: 'session/start', preset: 'ptc', parent: { sessionId: summary.sessionId, toolCallId: 't1' } });
   });
 });
