@@ -21,6 +21,21 @@ type Listener<K extends EventName> = Events[K] extends (...args: infer A) => inf
 type EventArgs<K extends EventName> = Parameters<Listener<K>>;
 type EventResult<K extends EventName> = Awaited<ReturnType<Listener<K>>>;
 
+/** A plugin loaded somewhere in a container, as `ctx.inspect()` lists it. */
+export interface LoadedPlugin {
+  readonly handle: PluginHandle;
+  /** The context whose `plugin()` loaded it. */
+  readonly loadedBy: Context;
+  /** The plugin's own context while it is active. */
+  readonly context?: Context;
+}
+
+/** Every live plugin (in load order) and every provided service of a container. */
+export interface ContainerSnapshot {
+  readonly plugins: readonly LoadedPlugin[];
+  readonly services: readonly { readonly name: string; readonly provider: string }[];
+}
+
 /** Undoes an effect. May be async; disposers run in reverse order of registration. */
 export type Disposer = () => void | Promise<void>;
 
@@ -82,7 +97,7 @@ class Registry {
 
 const RESERVED_MEMBERS = new Set<string>([
   'root', 'parent', 'plugin', 'effect', 'provide', 'get', 'on', 'emit', 'serial', 'waterfall',
-  'listeners', 'dispose', 'name', 'constructor', 'setListenerErrorHandler', '__proto__',
+  'listeners', 'dispose', 'name', 'constructor', 'setListenerErrorHandler', 'inspect', '__proto__',
 ]);
 
 const definedGetters = new Set<string>();
@@ -216,6 +231,14 @@ export class Context {
     return value;
   }
 
+  /** What the whole container holds now, for inspection (the creator preset's harness_inspect). Read-only. */
+  inspect(): ContainerSnapshot {
+    return {
+      plugins: [...this.registry.forks].map((fork) => fork.describe()),
+      services: [...this.registry.services].map(([name, entry]) => ({ name, provider: entry.owner.name })),
+    };
+  }
+
   /** Where failures of `emit` listeners and plugin `apply` go (default: one line on stderr). Root-wide; returns the previous handler. */
   setListenerErrorHandler(handler: (error: unknown, event: string) => void): (error: unknown, event: string) => void {
     const previous = this.registry.onListenerError;
@@ -301,6 +324,10 @@ class Fork {
         return fork.state;
       },
     };
+  }
+
+  describe(): LoadedPlugin {
+    return { handle: this.handle, loadedBy: this.parent, ...(this.ctx ? { context: this.ctx } : {}) };
   }
 
   injects(service: string): boolean {

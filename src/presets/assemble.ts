@@ -5,6 +5,7 @@
 import type { Context, Plugin, PluginHandle } from '../context/context.js';
 import { ConfigError } from '../errors.js';
 import { builtinToolsPlugin } from './builtin-tools-plugin.js';
+import { creatorToolsPlugin } from './creator-tools-plugin.js';
 import { nodeRuntimePlugin } from './node-runtime-plugin.js';
 import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
@@ -15,6 +16,7 @@ export const SHIPPED_PLUGINS: Readonly<Record<string, (config: unknown) => Plugi
   'builtin-tools': () => builtinToolsPlugin as Plugin<unknown>,
   'node-runtime': () => nodeRuntimePlugin as Plugin<unknown>,
   'tool-presentation': (config: unknown) => toolPresentationPlugin(config) as Plugin<unknown>,
+  'creator-tools': () => creatorToolsPlugin as Plugin<unknown>,
 });
 
 /** Which service a row waits for -> the row that provides it, for the "unavailable" hint. */
@@ -34,6 +36,14 @@ export interface AssembleOptions {
   readonly workspace: string;
 }
 
+/** The rows assembled into a context, as they load (harness_inspect reads them). */
+const ASSEMBLED = new WeakMap<Context, LoadedRow[]>();
+
+/** The rows `assembleRows` loaded into `ctx` so far, in order; empty for a context nothing was assembled into. */
+export function assembledRows(ctx: Context): readonly LoadedRow[] {
+  return ASSEMBLED.get(ctx) ?? [];
+}
+
 /** `row 3 \`tool-presentation\`` at `file:line`: how every message names a row. */
 export function describeRow(row: PresetRow): string {
   return `${row.at}: row ${row.index} \`${row.name}\``;
@@ -42,6 +52,7 @@ export function describeRow(row: PresetRow): string {
 /** Loads every row into `ctx`; throws CONFIG for the first row that fails or stays pending. */
 export async function assembleRows(ctx: Context, rows: readonly PresetRow[], options: AssembleOptions): Promise<LoadedRow[]> {
   const loaded: LoadedRow[] = [];
+  ASSEMBLED.set(ctx, loaded);
   // A failing apply is reported by the error below, not as a stray listener line on stderr.
   const previous = ctx.setListenerErrorHandler((error, event) => {
     if (!event.startsWith('plugin ')) previous(error, event);

@@ -38,7 +38,7 @@ async function configError(promise: Promise<unknown>): Promise<string> {
 describe('shipped presets', () => {
   it('each assembles with its exact rows, tools and presentation (pinned)', async () => {
     const shipped = listPresets({ workspace, env: { PTC_HOME: path.join(root, 'no-home') } }).filter((p) => p.origin === 'shipped');
-    expect(shipped.map((p) => p.name).sort()).toEqual(['minimal', 'ptc', 'standard']);
+    expect(shipped.map((p) => p.name).sort()).toEqual(['creator', 'minimal', 'ptc', 'standard']);
     const pinned: Record<string, unknown> = {};
     for (const { name } of shipped) {
       const harness = await createHarness({ cwd: workspace, preset: name, env: { PTC_HOME: path.join(root, 'no-home') } });
@@ -54,6 +54,10 @@ describe('shipped presets', () => {
     expect(pinned['ptc']).toMatchObject({ mode: 'ptc', wire: ['run_code'] });
     expect(pinned['standard']).toMatchObject({ mode: 'native', wire: ['bash', 'edit', 'glob', 'grep', 'read', 'todo', 'web_fetch', 'write'] });
     expect(pinned['minimal']).toMatchObject({ mode: 'native', wire: ['bash', 'str_replace_editor'] });
+    expect(pinned['creator']).toMatchObject({
+      mode: 'native',
+      wire: ['bash', 'edit', 'glob', 'grep', 'harness_inspect', 'plugin_try', 'preset_write', 'read', 'todo', 'web_fetch', 'write'],
+    });
   });
 });
 
@@ -86,12 +90,12 @@ describe('resolution: path, then workspace .ptc/presets, then $PTC_HOME/presets,
 
   it('lists every preset, the shadowed ones marked', () => {
     const listed = listPresets(search).map((p) => `${p.name}:${p.origin}${p.shadowed ? ':shadowed' : ''}`);
-    expect(listed).toEqual(['mine:workspace', 'standard:workspace', 'homely:PTC_HOME', 'mine:PTC_HOME:shadowed', 'minimal:shipped', 'ptc:shipped', 'standard:shipped:shadowed']);
+    expect(listed).toEqual(['mine:workspace', 'standard:workspace', 'homely:PTC_HOME', 'mine:PTC_HOME:shadowed', 'creator:shipped', 'minimal:shipped', 'ptc:shipped', 'standard:shipped:shadowed']);
   });
 
   it('an unknown name is CONFIG listing what exists', async () => {
     const message = await configError(Promise.resolve().then(() => resolvePreset('turbo', search)));
-    expect(message).toContain('Unknown preset "turbo"; choose one of: mine, standard, homely, minimal, ptc');
+    expect(message).toContain('Unknown preset "turbo"; choose one of: mine, standard, homely, creator, minimal, ptc');
   });
 });
 

@@ -114,6 +114,7 @@ describe('ptc presets', () => {
       ['weather', 'workspace', 'read and the weather, through run_code'],
       ['reader', 'PTC_HOME', 'Only read, natively.'],
       ['standard', 'PTC_HOME', 'My standard.'],
+      ['creator', 'shipped', expect.stringContaining('preset_write')],
       ['minimal', 'shipped', expect.stringContaining('persistent shell')],
       ['ptc', 'shipped', expect.stringContaining('run_code')],
       ['standard', 'shipped, shadowed by PTC_HOME', expect.stringContaining('natively')],
@@ -149,7 +150,7 @@ describe('preset errors exit 2 with the row, file:line and the fix, never a stac
     ['a YAML syntax error', broken('syntax.yml', ['  - name: [builtin-tools']), 'syntax.yml:4: YAML syntax error'],
     ['an unknown tool in builtin-tools', broken('tool.yml', ['  - name: builtin-tools', '    config: { tools: [read, teleport] }']), 'unknown built-in tool "teleport"; known: bash'],
     ['a missing --plugin file', '--plugin', '--plugin: row 4 `./nope.ts`: plugin file'],
-    ['an unknown preset name', 'turbo', 'Unknown preset "turbo"; choose one of: weather, reader, standard, minimal, ptc'],
+    ['an unknown preset name', 'turbo', 'Unknown preset "turbo"; choose one of: weather, reader, standard, creator, minimal, ptc'],
   ])('%s', (_label, preset, message) => {
     const args = preset === '--plugin' ? ['tools', '--plugin', './nope.ts'] : ['tools', '--preset', preset];
     const { code, stdout, stderr } = ptc(args);

@@ -1,0 +1,187 @@
+// The creator preset's `preset_write` tool: checks a preset the way loading it would (the file schema,
+// then assembly in a throwaway container with the harness's settings) and only then writes it to
+// `<workspace>/.ptc/presets/<name>.yml`, atomically and through the race-safe resolver
+// (docs/creator.md, docs/file-tools.md).
+
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { z } from 'zod';
+import { writeFileAtomicAt } from '../builtin-tools/atomic-write.js';
+import { describeFsError } from '../builtin-tools/fs-errors.js';
+import { createPathResolver, type PathResolver } from '../builtin-tools/path-resolver.js';
+import { CREATE_FLAGS, at, closeQuietly, errnoCode, writeAllFd } from '../builtin-tools/safe-fs.js';
+import { createContext } from '../context/context.js';
+import { ConfigError, HarnessError, ToolFailedError } from '../errors.js';
+import { MAX_PRESET_FILE_BYTES } from '../limits.js';
+import { ToolRuntime } from '../tools/tool-runtime.js';
+import { defineTool } from '../tools/types.js';
+import { assembleRows } from './assemble.js';
+import type { HarnessSettings } from './harness-settings.js';
+import { isModulePath } from './plugin-module.js';
+import { parsePresetText, type PresetFile } from './preset-file.js';
+import { listPresets } from './resolve-preset.js';
+
+export interface PresetWriteToolOptions {
+  readonly settings: HarnessSettings;
+  /** Where `PTC_HOME` is read to say which preset a new one shadows; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Where workspace presets live, relative to the workspace (docs/presets.md, "Resolution"). */
+export const WORKSPACE_PRESETS_DIR = path.join('.ptc', 'presets');
+
+export const PRESET_WRITE_DESCRIPTION =
+  'Write a preset (an ordered list of plugin rows) to .ptc/presets/<name>.yml in the workspace, after ' +
+  'checking it exactly as loading it would: unknown rows, bad configs, plugins that fail and rows left ' +
+  'waiting for a service are refused with the loader\'s message and nothing is written. Rows: ' +
+  '`builtin-tools` {tools: [...]}, `node-runtime`, `tool-presentation` {mode: native|ptc} (ptc needs a ' +
+  'node-runtime row before it), `creator-tools`, a plugin file path (relative to the preset file, so ' +
+  '../../tools/x.ts for <workspace>/tools/x.ts) or a package name. An existing preset of that name is ' +
+  'replaced only with overwrite: true. Afterwards `ptc run --preset <name>` uses it.';
+
+const presetWriteInput = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, - and _ only').describe('The preset name (file .ptc/presets/<name>.yml).'),
+  description: z.string().trim().min(1).describe('One line saying what the preset is for.'),
+  plugins: z
+    .array(z.strictObject({ name: z.string().min(1), config: z.unknown().optional() }))
+    .min(1)
+    .describe('The rows, in load order.'),
+  overwrite: z.boolean().default(false).describe('Replace an existing preset of the same name.'),
+});
+
+const presetWriteOutput = z.object({
+  name: z.string(),
+  file: z.string().describe('The written file, relative to the workspace.'),
+  created: z.boolean().describe('False when an existing preset was replaced.'),
+  mode: z.enum(['native', 'ptc']).describe('How the preset presents its tools.'),
+  tools: z.array(z.string()).describe('The tools it gives an agent, sorted.'),
+  shadows: z.array(z.string()).describe('Presets of the same name it now hides (PTC_HOME or shipped), as name:origin.'),
+});
+
+export type PresetWriteResult = z.output<typeof presetWriteOutput>;
+
+export function createPresetWriteTool(options: PresetWriteToolOptions) {
+  const { settings } = options;
+  const resolver = createPathResolver({ policy: settings.policy });
+  return defineTool({
+    name: 'preset_write',
+    description: PRESET_WRITE_DESCRIPTION,
+    input: presetWriteInput,
+    output: presetWriteOutput,
+    examples: [
+      {
+        name: 'careful',
+        description: 'Read-only tools, presented natively.',
+        plugins: [{ name: 'builtin-tools', config: { tools: ['read', 'glob', 'grep'] } }, { name: 'tool-presentation', config: { mode: 'native' } }],
+      },
+    ],
+    async execute(args) {
+      const relative = path.join(WORKSPACE_PRESETS_DIR, `${args.name}.yml`);
+      const absolute = path.join(settings.cwd, relative);
+      const rows = args.plugins.map((row) => (row.config === undefined ? { name: row.name } : { name: row.name, config: row.config }));
+      const text = stringify({ description: args.description, plugins: rows });
+      if (Buffer.byteLength(text) > MAX_PRESET_FILE_BYTES) {
+        throw new ConfigError(`The preset is ${Buffer.byteLength(text)} bytes as YAML, more than ${MAX_PRESET_FILE_BYTES}; a preset is a short list of rows.`);
+      }
+      // The same parse a load does, positions naming the file it will be.
+      const preset = parsePresetText(text, absolute);
+      checkPluginPaths(preset, resolver);
+      const assembled = await tryAssemble(preset, settings);
+      const created = await writePresetFile(resolver, relative, text, args.overwrite);
+      const shadows = listPresets({ workspace: settings.cwd, ...(options.env ? { env: options.env } : {}) })
+        .filter((p) => p.name === args.name && p.origin !== 'workspace')
+        .map((p) => `${p.name}:${p.origin}`);
+      return { name: args.name, file: relative.split(path.sep).join('/'), created, ...assembled, shadows };
+    },
+    renderContent(value) {
+      const shadow = value.shadows.length > 0 ? ` It hides ${value.shadows.join(', ')}.` : '';
+      return (
+        `${value.created ? 'Wrote' : 'Replaced'} ${value.file}: ${value.tools.length} tools (${value.tools.join(', ')}), ` +
+        `presented ${value.mode}.${shadow} Use it with \`ptc run --preset ${value.name}\`.`
+      );
+    },
+  });
+}
+
+/** Plugin files run on the host when the preset loads: they must lie inside the policy like any file a tool reads. */
+function checkPluginPaths(preset: PresetFile, resolver: PathResolver): void {
+  for (const row of preset.rows) {
+    if (!isModulePath(row.name)) continue;
+    const opened = resolver.resolve(path.resolve(row.baseDir, row.name), 'read');
+    opened.close();
+  }
+}
+
+/** Assembles the rows in a throwaway container with the harness's settings; CONFIG with the loader's message when they do not. */
+async function tryAssemble(preset: PresetFile, settings: HarnessSettings): Promise<Pick<PresetWriteResult, 'mode' | 'tools'>> {
+  const ctx = createContext();
+  try {
+    ctx.provide('tools', new ToolRuntime(ctx));
+    ctx.provide('harness', settings);
+    await assembleRows(ctx, preset.rows, { workspace: settings.cwd });
+    return { mode: ctx.tools.modeFor(ctx), tools: ctx.tools.schemas(ctx).map((t) => t.name) };
+  } catch (error) {
+    if (error instanceof HarnessError && error.code === 'CONFIG') {
+      throw new ConfigError(`The preset was not written: ${error.message}`);
+    }
+    throw error;
+  } finally {
+    await ctx.dispose().catch(() => {});
+  }
+}
+
+/** Writes the file whole or not at all; without `overwrite`, an existing file (even one created meanwhile) is kept. */
+async function writePresetFile(resolver: PathResolver, relative: string, text: string, overwrite: boolean): Promise<boolean> {
+  const file = resolver.resolve(relative, 'write', { createParents: true });
+  try {
+    if (file.stat?.isDirectory() === true || file.parentFd === undefined || file.name === undefined) {
+      throw new ToolFailedError(`${file.display} is a directory; remove it or choose another preset name.`);
+    }
+    if (file.stat && !overwrite) throw exists(file.display);
+    if (file.stat) {
+      await writeFileAtomicAt(file.parentFd, file.name, text, file.stat);
+      return false;
+    }
+    await writeNewFileAt(file.parentFd, file.name, text, file.display);
+    return true;
+  } catch (error) {
+    throw describeFsError(error, file.display, 'write');
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * A complete temp file linked to its name: link(2) fails if the name exists, so a file that appeared
+ * after the check is never replaced, and readers never see a half-written preset.
+ */
+async function writeNewFileAt(dirFd: number, name: string, text: string, display: string): Promise<void> {
+  const temp = `.${name}.${randomBytes(6).toString('hex')}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(at(dirFd, temp), CREATE_FLAGS, 0o666);
+    await writeAllFd(fd, Buffer.from(text, 'utf8'));
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    try {
+      fs.linkSync(at(dirFd, temp), at(dirFd, name));
+    } catch (error) {
+      if (errnoCode(error) === 'EEXIST') throw exists(display);
+      throw error;
+    }
+  } finally {
+    closeQuietly(fd);
+    try {
+      fs.unlinkSync(at(dirFd, temp));
+    } catch {
+      // Never created.
+    }
+  }
+}
+
+function exists(display: string): ToolFailedError {
+  return new ToolFailedError(`${display} already exists; pass overwrite: true to replace it, or choose another name.`);
+}
