@@ -68,7 +68,7 @@ export const TASK_INPUT = z.strictObject({
     .string()
     .min(1)
     .optional()
-    .describe('The preset the subagent is built from (`ptc presets list`); default ptc.'),
+    .describe('The preset the subagent is built from: ptc (the default: it writes programs), standard (native tools), minimal, or a preset of this workspace.'),
 });
 
 export const TASK_OUTPUT = z.string().describe("The subagent's final answer.");
