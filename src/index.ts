@@ -13,6 +13,10 @@ export { DEFAULT_PRESET, loadPreset, type LoadedPreset, type PresetDefinition, t
 export { readPresetFile, parsePresetText, type PresetFile, type PresetRow } from './presets/preset-file.js';
 export { resolvePreset, listPresets, type PresetLocation, type PresetOrigin, type PresetSearch } from './presets/resolve-preset.js';
 export type { HarnessSettings } from './presets/harness-settings.js';
+export { creatorToolsPlugin, type CreatorToolsConfig } from './presets/creator-tools-plugin.js';
+export type { HarnessInspection } from './presets/creator-inspect.js';
+export type { PluginTryResult } from './presets/creator-plugin-try.js';
+export type { PresetWriteResult } from './presets/creator-preset-write.js';
 export { BUILTIN_TOOL_CATALOG, builtinToolNames, type BuiltinToolFactory, type BuiltinToolOptions } from './builtin-tools/catalog.js';
 export { createFileTools, createGrepTool, type FileToolOptions, type GrepToolOptions } from './builtin-tools/index.js';
 export * from './ptc-runtime/index.js';

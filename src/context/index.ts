@@ -3,6 +3,8 @@ export {
   createContext,
   bindContext,
   type ContextBound,
+  type ContainerSnapshot,
+  type LoadedPlugin,
   type Disposer,
   type EventName,
   type Events,
