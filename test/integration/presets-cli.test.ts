@@ -84,7 +84,7 @@ describe('a preset file with a TypeScript plugin', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ ok: true, value: { f: { temperature: '21 °C' } } });
     const listed = ptc(['tools', '--plugin', './tools/weather.ts', '--json']);
-    expect((JSON.parse(listed.stdout) as { name: string }[]).map((t) => t.name)).toEqual(['bash', 'edit', 'forecast', 'glob', 'grep', 'read', 'todo', 'web_fetch', 'write']);
+    expect((JSON.parse(listed.stdout) as { name: string }[]).map((t) => t.name)).toEqual(['bash', 'edit', 'forecast', 'glob', 'grep', 'read', 'task', 'todo', 'web_fetch', 'write']);
   });
 });
 

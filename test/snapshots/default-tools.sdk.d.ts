@@ -43,6 +43,14 @@ interface ToolArgsMap {
     /** Number of lines to return. Default 2000. */
     limit?: number;
   };
+  "task": {
+    /** A short label for the task (3-6 words), shown in logs and progress. */
+    description: string;
+    /** The complete task for the subagent, with everything it needs to know and what to answer. */
+    prompt: string;
+    /** The preset the subagent is built from: ptc (the default: it writes programs), standard (native tools), minimal, or a preset of this workspace. */
+    preset?: string;
+  };
   "todo": {
     /** The complete list, in order. */
     todos: {
@@ -134,6 +142,7 @@ interface ToolOutputMap {
     /** True when lines after endLine were not returned. */
     truncated: boolean;
   };
+  "task": string;
   "todo": {
     /** The list as now kept. */
     todos: {
@@ -188,6 +197,8 @@ declare const tools: {
   "grep"(args: ToolArgsMap["grep"]): Promise<ToolOutputMap["grep"]>;
   /** Read a text file. Shows its lines numbered like `cat -n` (line number, tab, text; lines longer than 2000 characters shortened); the value's `content` holds the raw text of those lines. Returns at most 2000 lines from `offset`; when more remain, the result says which offset to continue with. Directories, binary files and files over 10 MiB are refused: use glob or grep for those. */
   "read"(args: ToolArgsMap["read"]): Promise<ToolOutputMap["read"]>;
+  /** Hand a self-contained task to a subagent and get its final answer back as text. The subagent starts fresh: it sees only `prompt`, not this conversation, so say everything it needs (files, goal, what to report). It works in the same workspace under the same sandbox policy, with its own tools (`preset`, default ptc: it writes TypeScript programs) and its own session log. Use it for searches or investigations whose details you do not need in your own context. `description` is a short label (3-6 words). Subagents cannot start subagents. */
+  "task"(args: ToolArgsMap["task"]): Promise<ToolOutputMap["task"]>;
   /** Keep your plan for the task as a checklist the user can follow. Send the whole list every time (it replaces the previous one): each item has `content` and `status` (pending, in_progress or completed). Keep at most one item in_progress: mark it before you start on it and completed as soon as it is done. Use it for tasks of several steps; skip it for a single quick action. */
   "todo"(args: ToolArgsMap["todo"]): Promise<ToolOutputMap["todo"]>;
   /** Fetch an http or https URL and return its content as text. HTML pages are converted to readable markdown (headings, paragraphs, [links](url), lists, code blocks, tables; scripts and styles dropped) unless `raw` is true; JSON and plain text come back as they are. Redirects are followed. A long page is cut and marked truncated. An answer other than HTTP 2xx is an error. Needs network access (the user passes --allow-net). */
