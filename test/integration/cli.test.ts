@@ -281,6 +281,37 @@ describe('ptc run and ptc sessions against a scripted model server', () => {
     }
   });
 
+  it('ptc run with the README\'s own-tools preset: the plugin\'s zod tool from a program, and natively with --plugin', async () => {
+    const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
+    const ownTools = path.join(root, 'examples', 'own-tools');
+    const server = await startScriptedOpenAIServer([
+      reply.toolCalls([
+        { id: 'rc', name: 'run_code', args: { code: "return await tools.convert_length({ value: 3, from: 'km', to: 'ft' });", description: 'convert' } },
+      ]),
+      reply.text('3 km is 9842.52 ft.'),
+      // The second run: the same plugin appended to the native standard preset, the tool called directly.
+      reply.toolCalls([{ id: 'n1', name: 'convert_length', args: { value: 3, from: 'km' } }]),
+      reply.text('3000 m.'),
+    ]);
+    try {
+      const viaProgram = await ptcAsync(['run', 'How many feet are 3 km?', '--preset', path.join(ownTools, 'units.yml'), '--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessions]);
+      expect(viaProgram.code).toBe(0);
+      expect(viaProgram.stdout).toBe('3 km is 9842.52 ft.\n');
+      const programResult = JSON.stringify(server.requests[1]!.json);
+      expect(programResult).toContain('9842.52');
+
+      const native = await ptcAsync(['run', 'How many metres are 3 km?', '--preset', 'standard', '--plugin', path.join(ownTools, 'units.ts'), '--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessions]);
+      expect(native.code).toBe(0);
+      const nativeRequest = server.requests[2]!.json as { tools: { function: { name: string } }[] };
+      expect(nativeRequest.tools.map((t) => t.function.name)).toContain('convert_length');
+      // `to` was left out: the zod default (m) applied before the tool ran; precision is the plugin's default 2.
+      const toolMessages = (server.requests[3]!.json as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'tool');
+      expect(JSON.stringify(toolMessages)).toContain('3000');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('--json prints the summary object', async () => {
     const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
     const server = await startScriptedOpenAIServer([reply.text('Hello.')]);
