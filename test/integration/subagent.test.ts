@@ -46,7 +46,7 @@ interface ParentRun {
   children: { id: string; events: SessionEvent[] }[];
 }
 
-/** A parent of `preset` with the `task` tool added by an extra builtin-tools row. */
+/** A parent of `preset` (both shipped presets have the `task` tool). */
 async function runParent(
   preset: 'standard' | 'ptc',
   script: ScriptedReply[],
@@ -54,7 +54,7 @@ async function runParent(
 ): Promise<ParentRun> {
   server = await startScriptedOpenAIServer(script);
   options.onServer?.(server);
-  harness = await createHarness({ cwd: workspace, preset, sandbox: 'auto', plugins: [{ name: 'builtin-tools', config: { tools: ['task'] } }] });
+  harness = await createHarness({ cwd: workspace, preset, sandbox: 'auto' });
   const writer = createSessionWriter({ dir: sessionDir });
   const result = await runAgent({
     scope: harness.ctx,
@@ -221,7 +221,7 @@ describe('task: refusals', () => {
   });
 
   it('outside an agent run (ptc exec) task is TOOL_FAILED saying where it works', async () => {
-    harness = await createHarness({ cwd: workspace, preset: 'standard', plugins: [{ name: 'builtin-tools', config: { tools: ['task'] } }] });
+    harness = await createHarness({ cwd: workspace, preset: 'standard' });
     const result = await harness.tools.execute('task', { description: 'x', prompt: 'x' }, { id: 'direct' });
     expect(result).toMatchObject({ isError: true, error: { code: 'TOOL_FAILED' } });
     expect(result.error!.message).toContain('ptc run');
