@@ -1,7 +1,8 @@
-// The options both shells take (the one-shot `bash` and the minimal preset's persistent one), checked
+// The options both shells take (and the sandbox report in their values) (the one-shot `bash` and the minimal preset's persistent one), checked
 // once in one place: the harness's policy, the sandbox mode, the default deadline and the stream bound.
 
 import { ConfigError } from '../errors.js';
+import type { JsonSchema } from '../json.js';
 import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
 import { defaultSandboxEnv, sandboxPolicyOf, type SandboxPolicy, type WorkspacePolicy } from '../sandbox/index.js';
 import type { SandboxMode } from '../sandbox/types.js';
@@ -19,6 +20,24 @@ export interface BashToolOptions {
   /** Bytes kept per stream per call; default {@link MAX_BASH_STREAM_BYTES}. */
   readonly maxStreamBytes?: number;
 }
+
+const LEVEL = { type: 'string', enum: ['full', 'partial', 'none'] } as const;
+
+/** The `sandbox` field of both shells' values: the backend that confined the command and what it enforced. */
+export const SANDBOX_REPORT_SCHEMA = {
+  type: 'object',
+  properties: {
+    backend: { type: 'string', enum: ['bwrap', 'node-permission', 'none'] },
+    enforced: {
+      type: 'object',
+      properties: { fs: LEVEL, network: LEVEL, process: LEVEL },
+      required: ['fs', 'network', 'process'],
+      additionalProperties: false,
+    },
+  },
+  required: ['backend', 'enforced'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
 
 /** The options after validation, with the process policy the shells launch under. */
 export interface ResolvedBashOptions {

@@ -17,7 +17,7 @@ import {
 import { planLaunch, spawnConfined, type LaunchPlan } from '../sandbox/index.js';
 import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { resolveBashOptions, type BashToolOptions } from './bash-options.js';
+import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
 
 export type { BashToolOptions } from './bash-options.js';
@@ -79,8 +79,6 @@ export function bashInputSchema(defaultTimeoutMs: number = DEFAULT_BASH_TIMEOUT_
 
 export const BASH_INPUT_SCHEMA = bashInputSchema();
 
-const LEVEL = { type: 'string', enum: ['full', 'partial', 'none'] } as const;
-
 export const BASH_OUTPUT_SCHEMA = {
   type: 'object',
   properties: {
@@ -90,20 +88,7 @@ export const BASH_OUTPUT_SCHEMA = {
     stderr: { type: 'string' },
     timedOut: { type: 'boolean' },
     truncated: { type: 'boolean' },
-    sandbox: {
-      type: 'object',
-      properties: {
-        backend: { type: 'string', enum: ['bwrap', 'node-permission', 'none'] },
-        enforced: {
-          type: 'object',
-          properties: { fs: LEVEL, network: LEVEL, process: LEVEL },
-          required: ['fs', 'network', 'process'],
-          additionalProperties: false,
-        },
-      },
-      required: ['backend', 'enforced'],
-      additionalProperties: false,
-    },
+    sandbox: SANDBOX_REPORT_SCHEMA,
   },
   required: ['exitCode', 'signal', 'stdout', 'stderr', 'timedOut', 'truncated', 'sandbox'],
   additionalProperties: false,

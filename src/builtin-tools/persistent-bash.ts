@@ -8,7 +8,7 @@ import type { JsonSchema } from '../json.js';
 import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
 import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { resolveBashOptions, type BashToolOptions } from './bash-options.js';
+import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, type BashToolOptions } from './bash-options.js';
 import { ShellSession } from './shell-session.js';
 
 /** The same options as the one-shot `bash` (bash-options.ts). */
@@ -89,8 +89,6 @@ export function persistentBashInputSchema(defaultTimeoutMs: number = DEFAULT_BAS
   } as const satisfies JsonSchema;
 }
 
-const LEVEL = { type: 'string', enum: ['full', 'partial', 'none'] } as const;
-
 export const PERSISTENT_BASH_OUTPUT_SCHEMA = {
   type: 'object',
   properties: {
@@ -101,20 +99,7 @@ export const PERSISTENT_BASH_OUTPUT_SCHEMA = {
     truncated: { type: 'boolean' },
     shell: { type: 'string', enum: ['started', 'reused', 'restarted'] },
     shellEnded: { type: 'boolean' },
-    sandbox: {
-      type: 'object',
-      properties: {
-        backend: { type: 'string', enum: ['bwrap', 'node-permission', 'none'] },
-        enforced: {
-          type: 'object',
-          properties: { fs: LEVEL, network: LEVEL, process: LEVEL },
-          required: ['fs', 'network', 'process'],
-          additionalProperties: false,
-        },
-      },
-      required: ['backend', 'enforced'],
-      additionalProperties: false,
-    },
+    sandbox: SANDBOX_REPORT_SCHEMA,
   },
   required: ['exitCode', 'stdout', 'stderr', 'timedOut', 'truncated', 'shell', 'shellEnded', 'sandbox'],
   additionalProperties: false,
