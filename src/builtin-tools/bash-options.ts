@@ -67,3 +67,11 @@ export function resolveBashOptions(options: BashToolOptions): ResolvedBashOption
   // policy.cwd is real, so HOME names the directory the sandbox binds (it binds real paths only).
   return { sandbox: options.sandbox, defaultTimeoutMs, maxStreamBytes, sandboxPolicy: sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd)) };
 }
+
+/** The note both shells add when a stream lost bytes to its bound. */
+export function truncationNote(maxStreamBytes: number): string {
+  return (
+    `Note: output was truncated to the first and last ${maxStreamBytes / 2} bytes of each stream; ` +
+    'redirect it to a file and read the file in parts to see all of it.'
+  );
+}

@@ -17,7 +17,7 @@ import {
 import { planLaunch, spawnConfined, type LaunchPlan } from '../sandbox/index.js';
 import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, type BashToolOptions } from './bash-options.js';
+import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
 
 export type { BashToolOptions } from './bash-options.js';
@@ -151,10 +151,7 @@ export function renderBash(value: BashOutput, maxStreamBytes: number = MAX_BASH_
     lines.push('Note: the command timed out and was killed with everything it started; pass a larger timeout_ms or make it faster.');
   }
   if (value.truncated) {
-    lines.push(
-      `Note: output was truncated to the first and last ${maxStreamBytes / 2} bytes of each stream; ` +
-        'redirect it to a file and read the file in parts to see all of it.',
-    );
+    lines.push(truncationNote(maxStreamBytes));
   }
   return lines.join('\n');
 }

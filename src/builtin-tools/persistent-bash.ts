@@ -8,7 +8,7 @@ import type { JsonSchema } from '../json.js';
 import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
 import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, type BashToolOptions } from './bash-options.js';
+import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
 import { ShellSession } from './shell-session.js';
 
 /** The same options as the one-shot `bash` (bash-options.ts). */
@@ -208,10 +208,7 @@ export function renderPersistentBash(value: PersistentBashOutput, maxStreamBytes
     lines.push('Note: the command ended the shell (exit or exec); the next call starts a fresh shell in the workspace and its state is lost.');
   }
   if (value.truncated) {
-    lines.push(
-      `Note: output was truncated to the first and last ${maxStreamBytes / 2} bytes of each stream; ` +
-        'redirect it to a file and read the file in parts to see all of it.',
-    );
+    lines.push(truncationNote(maxStreamBytes));
   }
   return lines.join('\n');
 }
