@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/index.js';
+import { catalogRows } from './catalog.js';
 import { fileToolRows } from './file-tools.js';
 import { grepRegexRows } from './grep-regex.js';
 import { ptcRows } from './ptc.js';
@@ -149,6 +150,9 @@ async function main(): Promise<void> {
 
   // The race-safe file tools: ratios are to the check-then-open read measured in the same run.
   rows.push(...(await fileToolRows()));
+
+  // Prompt size of a large MCP catalog: ratios are to every declaration, measured in the same run.
+  rows.push(...catalogRows());
 
   const cpu = cpus();
   const table = [

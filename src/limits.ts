@@ -171,3 +171,23 @@ export const MAX_PRESET_FILE_BYTES = 256 * 1024;
 export const SUBAGENT_MAX_STEPS = 30;
 /** How deep subagents nest: 1 lets a top-level agent start subagents and refuses `task` inside them. */
 export const MAX_SUBAGENT_DEPTH = 1;
+
+// Large catalogs: the ptc prompt's tool index and the programs' `sdk` binding (src/ptc/catalog-index.ts, docs/large-catalogs.md).
+/** A catalog of this many visible tools or fewer always gets full declarations in the ptc prompt. */
+export const MAX_TOOLS_ALWAYS_DECLARED = 20;
+/** Above this many visible tools the ptc prompt holds the tool index instead of the full SDK. */
+export const MAX_DECLARED_SDK_TOOLS = 40;
+/** Above this many characters of full SDK declarations the ptc prompt holds the tool index instead. */
+export const MAX_DECLARED_SDK_CHARS = 24_000;
+/** Characters of a description's first sentence kept on a tool's index line (cut with "…"). */
+export const MAX_INDEX_SUMMARY_CHARS = 160;
+/** Argument names shown on a tool's index line; more are summarised as "…". */
+export const MAX_INDEX_ARGUMENT_NAMES = 12;
+/** Tool names one `sdk.describe` call accepts. */
+export const MAX_SDK_DESCRIBE_NAMES = 100;
+/** Results of `sdk.search` when no limit is given. */
+export const DEFAULT_SDK_SEARCH_LIMIT = 10;
+/** The largest limit `sdk.search` accepts. */
+export const MAX_SDK_SEARCH_LIMIT = 50;
+/** Characters of an `sdk.search` query. */
+export const MAX_SDK_QUERY_CHARS = 1_000;

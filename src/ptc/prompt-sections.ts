@@ -8,6 +8,8 @@ import type { Context } from '../context/context.js';
 import type { JsonValue } from '../json.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
 import type { ToolSchema } from '../tools/types.js';
+import { chooseSdkPresentation, renderCatalogIndex, type SdkPresentation } from './catalog-index.js';
+import { SDK_BINDING_DECLARATION } from './sdk-binding.js';
 
 export const SDK_SECTION_ID = 'tools:sdk';
 export const PTC_ONLY_SECTION_ID = 'tools:ptc-only';
@@ -51,8 +53,16 @@ export function renderPtcOnlySection(tools: ToolRuntime, scope?: Context): strin
   ].join('\n');
 }
 
-/** The instructions and the SDK declaration for a list of visible tools, with an example call when given one. */
-export function renderSdkInstructions(schemas: readonly ToolSchema[], example?: PromptExample): string {
+/**
+ * The instructions and the SDK declaration for a list of visible tools, with an example call when
+ * given one. A large catalog gets the tool index and the `sdk` binding instead of every declaration;
+ * `options.presentation` forces one form (the bench compares both).
+ */
+export function renderSdkInstructions(
+  schemas: readonly ToolSchema[],
+  example?: PromptExample,
+  options: { readonly presentation?: SdkPresentation } = {},
+): string {
   const lines = [
     `## Calling tools with ${RUN_CODE_TOOL_NAME}`,
     '',
@@ -67,12 +77,26 @@ export function renderSdkInstructions(schemas: readonly ToolSchema[], example?: 
     '- Types are erased before the program runs; enums, namespaces and parameter properties are not supported.',
     '- The declarations below are bindings that exist only inside programs, not tools you can call directly.',
   ];
+  const declarations = renderTypeScriptSdk(schemas);
+  const indexed = (options.presentation ?? chooseSdkPresentation(schemas.length, declarations.length)) === 'index';
+  if (indexed) lines.push(...indexInstructions(schemas.length));
   if (example) {
     const call = { code: exampleCode(example), description: exampleDescription(example) };
     lines.push('', `Example: a complete \`${RUN_CODE_TOOL_NAME}\` call that wraps ${example.tool}:`, '', '```json', JSON.stringify(call, null, 2), '```');
   }
-  lines.push('', '```ts', renderTypeScriptSdk(schemas).trimEnd(), '```');
+  if (!indexed) lines.push('', '```ts', declarations.trimEnd(), '```');
+  else lines.push('', '```ts', SDK_BINDING_DECLARATION, '```', '', '## Tool index', '', renderCatalogIndex(schemas));
   return lines.join('\n');
+}
+
+/** How to work from the index instead of declarations (docs/large-catalogs.md). */
+function indexInstructions(count: number): string[] {
+  return [
+    `- There are ${count} tools, too many to declare here: the tool index at the end lists each one's name, argument names and the first sentence of its description, grouped by server.`,
+    '- Before calling a tool whose arguments or result you are not sure of, get its TypeScript declaration inside a program: `console.log(await sdk.describe(["name1", "name2"]))`, then use it in your next program.',
+    '- To find tools for a task, `return await sdk.search({ query: "a few words", limit: 10 })` lists matching tools, best first, with their signatures and summaries.',
+    '- `sdk` calls are answered at once and are not tool calls; every tool works as `await tools.<name>(args)` whether or not you described it.',
+  ];
 }
 
 /** A program that makes the example call and returns its value. */

@@ -11,6 +11,7 @@ import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult } from '../
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { defineTool, type DeferredContext, type ToolCallRef, type ToolDefinition } from '../tools/types.js';
 import { DEFAULT_MAX_PARALLEL_SUB_CALLS, DispatchPool } from './dispatch-pool.js';
+import { createSdkBinding } from './sdk-binding.js';
 
 /** Fields shared by both dispatch events. */
 export interface PtcDispatchStart {
@@ -110,6 +111,8 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
           program: args.code,
           bindings: [
             { global: 'tools', functions: bridge.functions(), errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } },
+            // Not tools: answered here from the visible catalog, never dispatched (docs/large-catalogs.md).
+            createSdkBinding(tools.schemas(scope)),
           ],
           cwd: options.cwd,
           ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),

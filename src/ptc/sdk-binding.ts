@@ -1,0 +1,120 @@
+// The read-only `sdk` global of a program (docs/large-catalogs.md): `sdk.describe` returns the
+// TypeScript declarations of named tools, from the same renderer as the full SDK, and `sdk.search`
+// ranks tools for a query. Both answer on the host from the catalog visible when the run started;
+// they are not tools, so they never enter the registry pipeline and never appear as dispatches.
+
+import { renderTypeScriptSdk } from '../codegen/render-sdk.js';
+import { InvalidArgsError, UnknownToolError } from '../errors.js';
+import type { JsonValue } from '../json.js';
+import { DEFAULT_SDK_SEARCH_LIMIT, MAX_SDK_DESCRIBE_NAMES, MAX_SDK_QUERY_CHARS, MAX_SDK_SEARCH_LIMIT } from '../limits.js';
+import type { BindingFunction, BindingNamespace } from '../ptc-runtime/types.js';
+import type { ToolSchema } from '../tools/types.js';
+import { signature } from './catalog-index.js';
+import { searchCatalog } from './catalog-search.js';
+
+export const SDK_BINDING_GLOBAL = 'sdk';
+export const SDK_ERROR_CLASS = 'SdkError';
+
+/**
+ * What the prompt declares for `sdk` (and `tools`, untyped) when it shows the index. The runtime
+ * hands a binding one argument, so search takes a string or `{ query, limit }`.
+ */
+export const SDK_BINDING_DECLARATION = [
+  'type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };',
+  '',
+  '/** Every tool of the index; `tools.<name>(args)` works whether or not you described it. */',
+  'declare const tools: { readonly [name: string]: (args?: { [key: string]: JsonValue }) => Promise<JsonValue> };',
+  '',
+  '/** A failed tool call rejects with this error; `message` says why. */',
+  'declare class ToolCallError extends Error {',
+  '  readonly toolName: string;',
+  '  readonly code: string;',
+  '}',
+  '',
+  '/** A tool found by sdk.search. */',
+  'interface SdkSearchHit {',
+  '  name: string;',
+  '  /** The server of a `<server>__<tool>` name, else "other". */',
+  '  group: string;',
+  '  /** How a call is written, e.g. `({ path, head? })`. */',
+  '  signature: string;',
+  '  /** The first sentence of its description. */',
+  '  summary: string;',
+  '}',
+  '',
+  '/** Read-only help about the tools, answered without calling any tool. */',
+  'declare const sdk: {',
+  '  /** TypeScript declarations (argument and return types, full descriptions) of the named tools. */',
+  '  describe(names: string | string[]): Promise<string>;',
+  `  /** Tools matching the words of a query, best first (default ${DEFAULT_SDK_SEARCH_LIMIT}, at most ${MAX_SDK_SEARCH_LIMIT}). */`,
+  '  search(query: string | { query: string; limit?: number }): Promise<SdkSearchHit[]>;',
+  '};',
+  '',
+  '/** A bad sdk call (unknown tool name, malformed query) rejects with this error. */',
+  'declare class SdkError extends Error {',
+  '  readonly method: string;',
+  '  readonly code: string;',
+  '}',
+].join('\n');
+
+/** The `sdk` namespace over the tools visible to one run. */
+export function createSdkBinding(tools: readonly ToolSchema[]): BindingNamespace {
+  const byName = new Map<string, ToolSchema>();
+  for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  const describe: BindingFunction = async (args) => describeTools(byName, args);
+  const search: BindingFunction = async (args) => searchTools([...byName.values()], args);
+  return {
+    global: SDK_BINDING_GLOBAL,
+    functions: { describe, search },
+    errorClass: { name: SDK_ERROR_CLASS, memberNameProperty: 'method' },
+  };
+}
+
+function describeTools(byName: ReadonlyMap<string, ToolSchema>, args: JsonValue): string {
+  const names = typeof args === 'string' ? [args] : Array.isArray(args) ? args : undefined;
+  if (names === undefined || names.length === 0 || !names.every((n): n is string => typeof n === 'string')) {
+    throw new InvalidArgsError('sdk.describe takes a tool name or a non-empty array of names, e.g. sdk.describe(["memory__read_graph"]).');
+  }
+  if (names.length > MAX_SDK_DESCRIBE_NAMES) {
+    throw new InvalidArgsError(`sdk.describe takes at most ${MAX_SDK_DESCRIBE_NAMES} names per call; got ${names.length}. Split the list.`);
+  }
+  const unknown = [...new Set(names.filter((n) => !byName.has(n)))];
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, 5).map((n) => JSON.stringify(n.slice(0, 200)));
+    const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : '';
+    throw new UnknownToolError(
+      `sdk.describe: no visible tool is named ${shown.join(', ')}${more}. Names are exact, e.g. "<server>__<tool>"; find them with sdk.search("words").`,
+    );
+  }
+  return renderTypeScriptSdk([...new Set(names)].map((n) => byName.get(n)!));
+}
+
+function searchTools(tools: readonly ToolSchema[], args: JsonValue): JsonValue {
+  const request = parseSearch(args);
+  return searchCatalog(tools, request.query, request.limit).map((hit) => ({
+    name: hit.name,
+    group: hit.group,
+    signature: signature(hit.args),
+    summary: hit.summary,
+  }));
+}
+
+function parseSearch(args: JsonValue): { query: string; limit: number } {
+  const usage = 'sdk.search takes a query string or { query: string, limit?: number }, e.g. sdk.search({ query: "read file", limit: 5 }).';
+  let query: JsonValue | undefined = args;
+  let limit: JsonValue | undefined = DEFAULT_SDK_SEARCH_LIMIT;
+  if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
+    const extra = Object.keys(args).filter((k) => k !== 'query' && k !== 'limit');
+    if (extra.length > 0) throw new InvalidArgsError(`${usage} Unknown field ${JSON.stringify(extra[0])}.`);
+    query = args['query'];
+    limit = args['limit'] ?? DEFAULT_SDK_SEARCH_LIMIT;
+  }
+  if (typeof query !== 'string') throw new InvalidArgsError(usage);
+  if (query.length > MAX_SDK_QUERY_CHARS) {
+    throw new InvalidArgsError(`sdk.search: the query is ${query.length} characters; the limit is ${MAX_SDK_QUERY_CHARS}. Use a few words.`);
+  }
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SDK_SEARCH_LIMIT) {
+    throw new InvalidArgsError(`sdk.search: limit must be an integer from 1 to ${MAX_SDK_SEARCH_LIMIT}.`);
+  }
+  return { query, limit };
+}
