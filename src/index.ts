@@ -35,3 +35,5 @@ export { assemblePrompt, renderSystemPrompt, type PromptAssembly, type PromptSec
 export { buildRequest, buildMessages, type ModelRequest } from './agent/request.js';
 export { resolveModel, describeModelError, type ResolvedModel } from './llm/index.js';
 export * from './session/index.js';
+export { execProgram, type ExecDispatch, type ExecJson, type ExecProgramOptions, type ExecProgramResult } from './ptc/exec-program.js';
+export { createCodeModeServer, serveMcpStdio, MCP_SERVER_NAME, MCP_LOGGER_NAME, type CodeModeServerOptions, type RunCodeStructuredContent, type ServeMcpStdioOptions } from './mcp/server/index.js';

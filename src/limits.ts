@@ -191,3 +191,7 @@ export const DEFAULT_SDK_SEARCH_LIMIT = 10;
 export const MAX_SDK_SEARCH_LIMIT = 50;
 /** Characters of an `sdk.search` query. */
 export const MAX_SDK_QUERY_CHARS = 1_000;
+
+// The MCP server: `ptc mcp serve` (src/mcp/server, docs/mcp-server.md).
+/** One JSON-RPC message a client may send on stdin, in bytes (a program is at most MAX_PROGRAM_BYTES, JSON-escaped). */
+export const MAX_MCP_SERVER_MESSAGE_BYTES = 8 * 1024 * 1024;
