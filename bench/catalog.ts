@@ -2,8 +2,7 @@
 // `tools:sdk` section for the official MCP servers' catalog, with the tool index against every
 // declaration. Sizes, not speed: the same in every run.
 
-import { renderTypeScriptSdk } from '../src/codegen/render-sdk.js';
-import { chooseSdkPresentation } from '../src/ptc/catalog-index.js';
+import { sdkPresentationFor } from '../src/ptc/catalog-index.js';
 import { renderSdkInstructions } from '../src/ptc/prompt-sections.js';
 import type { ToolSchema } from '../src/tools/types.js';
 import { largeCatalog, realCatalog } from '../test/fixtures/mcp-catalog.js';
@@ -13,7 +12,7 @@ const chars = (n: number) => `${n.toLocaleString('en-US')} chars`;
 function rows(label: string, catalog: readonly ToolSchema[]): string[][] {
   const declared = renderSdkInstructions(catalog, undefined, { presentation: 'declarations' }).length;
   const indexed = renderSdkInstructions(catalog, undefined, { presentation: 'index' }).length;
-  const chosen = chooseSdkPresentation(catalog.length, renderTypeScriptSdk(catalog).length);
+  const chosen = sdkPresentationFor(catalog);
   return [
     [`ptc prompt section, ${label}, every declaration`, chars(declared), '1.00 (baseline for the row below)'],
     [`ptc prompt section, ${label}, tool index + \`sdk\` (shown: ${chosen})`, chars(indexed), (indexed / declared).toFixed(2)],

@@ -3,6 +3,7 @@
 // sentence of the description — grouped by MCP server, and programs fetch declarations on demand
 // through the `sdk` binding. Byte-stable: sorted by code units, no locale, no clock.
 
+import { renderTypeScriptSdk } from '../codegen/render-sdk.js';
 import { arrayOf, getOwn, isRecord, ownKeys } from '../codegen/schema-access.js';
 import { compareCodeUnits, propertyKey, quoteString } from '../codegen/ts-syntax.js';
 import {
@@ -39,6 +40,13 @@ export interface CatalogEntry {
 export function chooseSdkPresentation(toolCount: number, declarationChars: number): SdkPresentation {
   if (toolCount <= MAX_TOOLS_ALWAYS_DECLARED) return 'declarations';
   return toolCount > MAX_DECLARED_SDK_TOOLS || declarationChars > MAX_DECLARED_SDK_CHARS ? 'index' : 'declarations';
+}
+
+/** chooseSdkPresentation for a list of tools, rendering the declarations only when their count leaves it open. */
+export function sdkPresentationFor(tools: readonly ToolSchema[]): SdkPresentation {
+  const count = new Set(tools.map((t) => t.name)).size;
+  if (count <= MAX_TOOLS_ALWAYS_DECLARED || count > MAX_DECLARED_SDK_TOOLS) return chooseSdkPresentation(count, 0);
+  return chooseSdkPresentation(count, renderTypeScriptSdk(tools).length);
 }
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;

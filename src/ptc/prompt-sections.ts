@@ -8,7 +8,7 @@ import type { Context } from '../context/context.js';
 import type { JsonValue } from '../json.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
 import type { ToolSchema } from '../tools/types.js';
-import { chooseSdkPresentation, renderCatalogIndex, type SdkPresentation } from './catalog-index.js';
+import { renderCatalogIndex, sdkPresentationFor, type SdkPresentation } from './catalog-index.js';
 import { SDK_BINDING_DECLARATION } from './sdk-binding.js';
 
 export const SDK_SECTION_ID = 'tools:sdk';
@@ -42,12 +42,14 @@ export function firstExample(tools: ToolRuntime, schemas: readonly ToolSchema[],
 /** The `tools:ptc-only` section for a scope; empty in native scopes. */
 export function renderPtcOnlySection(tools: ToolRuntime, scope?: Context): string {
   if (tools.modeFor(scope) !== 'ptc') return '';
-  const names = tools.schemas(scope).map((t) => t.name);
+  const schemas = tools.schemas(scope);
+  // A large catalog's names are already in the tool index; listing them twice would undo its saving.
+  const names = sdkPresentationFor(schemas) === 'index' ? [] : schemas.map((t) => t.name);
   return [
     '## Tools are reachable only inside run_code',
     '',
     `The only tool you can call directly is \`${RUN_CODE_TOOL_NAME}\`. Every other tool named anywhere in this prompt` +
-      (names.length > 0 ? ` (${names.map((n) => `\`${n}\``).join(', ')})` : '') +
+      (names.length > 0 ? ` (${names.map((n) => `\`${n}\``).join(', ')})` : schemas.length > 0 ? ' (every tool of the tool index)' : '') +
       ` exists only as a binding inside your programs: call it as \`await tools.<name>(args)\` in the \`code\` of a` +
       ` \`${RUN_CODE_TOOL_NAME}\` call. A direct call of such a name fails as an unknown tool.`,
   ].join('\n');
@@ -77,14 +79,13 @@ export function renderSdkInstructions(
     '- Types are erased before the program runs; enums, namespaces and parameter properties are not supported.',
     '- The declarations below are bindings that exist only inside programs, not tools you can call directly.',
   ];
-  const declarations = renderTypeScriptSdk(schemas);
-  const indexed = (options.presentation ?? chooseSdkPresentation(schemas.length, declarations.length)) === 'index';
+  const indexed = (options.presentation ?? sdkPresentationFor(schemas)) === 'index';
   if (indexed) lines.push(...indexInstructions(schemas.length));
   if (example) {
     const call = { code: exampleCode(example), description: exampleDescription(example) };
     lines.push('', `Example: a complete \`${RUN_CODE_TOOL_NAME}\` call that wraps ${example.tool}:`, '', '```json', JSON.stringify(call, null, 2), '```');
   }
-  if (!indexed) lines.push('', '```ts', declarations.trimEnd(), '```');
+  if (!indexed) lines.push('', '```ts', renderTypeScriptSdk(schemas).trimEnd(), '```');
   else lines.push('', '```ts', SDK_BINDING_DECLARATION, '```', '', '## Tool index', '', renderCatalogIndex(schemas));
   return lines.join('\n');
 }

@@ -12,7 +12,7 @@ import type { JsonValue } from '../../src/json.js';
 import { MAX_DECLARED_SDK_CHARS, MAX_TOOLS_ALWAYS_DECLARED } from '../../src/limits.js';
 import { OTHER_TOOLS_GROUP, renderCatalogIndex, toolGroup } from '../../src/ptc/catalog-index.js';
 import { ptcPlugin } from '../../src/ptc/plugin.js';
-import { renderSdkInstructions, renderSdkSection } from '../../src/ptc/prompt-sections.js';
+import { renderPtcOnlySection, renderSdkInstructions, renderSdkSection } from '../../src/ptc/prompt-sections.js';
 import type { PtcDispatchSettle } from '../../src/ptc/run-code.js';
 import { SDK_BINDING_DECLARATION } from '../../src/ptc/sdk-binding.js';
 import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
@@ -81,6 +81,11 @@ describe('the ptc prompt of a large catalog', () => {
     expect(section).toContain(SDK_BINDING_DECLARATION);
     expect(section).toContain('- memory__read_graph() — Read the entire knowledge graph');
     expect(section).toContain('- filesystem__read_text_file({ path, tail?, head? }) — Read the complete contents of a file from the file system as text.');
+    // The ptc-only section names the tools of a declared catalog, and refers to the index otherwise.
+    const ptcOnly = renderPtcOnlySection(registry(largeCatalog()).tools);
+    expect(ptcOnly).toContain('(every tool of the tool index)');
+    expect(ptcOnly).not.toContain('memory__read_graph');
+    expect(renderPtcOnlySection(registry(realCatalog()).tools)).toContain('`memory__read_graph`');
   });
 
   it('is byte-stable whatever the registration order, and pinned', async () => {
