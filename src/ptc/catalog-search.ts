@@ -4,7 +4,7 @@
 
 import { compareCodeUnits } from '../codegen/ts-syntax.js';
 import type { ToolSchema } from '../tools/types.js';
-import { catalogEntry, type CatalogEntry } from './catalog-index.js';
+import { catalogEntry, OTHER_TOOLS_GROUP, type CatalogEntry } from './catalog-index.js';
 
 /** Score weights: a word of the tool's own name counts most, a description word least. */
 const NAME_WORD_SCORE = 4;
@@ -46,9 +46,9 @@ export function searchCatalog(tools: readonly ToolSchema[], query: string, limit
 }
 
 function scoreTool(entry: CatalogEntry, description: string, queryWords: readonly string[], whole: string): number {
-  const own = entry.group === 'other' ? entry.name : entry.name.slice(entry.group.length + 2);
+  const own = entry.group === OTHER_TOOLS_GROUP ? entry.name : entry.name.slice(entry.group.length + 2);
   const nameWords = new Set(words(own));
-  const serverWords = new Set(entry.group === 'other' ? [] : words(entry.group));
+  const serverWords = new Set(entry.group === OTHER_TOOLS_GROUP ? [] : words(entry.group));
   const descriptionWords = new Set(words(description));
   let score = whole !== '' && entry.name.toLowerCase().includes(whole) ? WHOLE_NAME_MATCH_SCORE : 0;
   for (const word of queryWords) {
