@@ -57,6 +57,7 @@ describe('ptc mcp serve', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['run_code']);
     const [tool] = tools;
+    expect(tool!.description).toMatch(/^Run a TypeScript program against the tools of the ptc-harness preset `ptc`: [^\n]+\n\n## Calling tools with run_code\n/);
     expect(tool!.description).toContain('```ts');
     expect(tool!.description).toMatch(/\bglob\b/);
     expect(tool!.description).toMatch(/\bread\b/);
@@ -120,6 +121,19 @@ describe('ptc mcp serve', () => {
       ['warning', 'run_code', 'end'],
     ]);
     expect(messages[1]!.data).toMatchObject({ tool: 'read', isError: true });
+  });
+
+  it("keeps concurrent calls' dispatches apart", async () => {
+    const call = (pattern: string) =>
+      client.callTool({ name: 'run_code', arguments: { code: `return (await tools.glob({ pattern: '${pattern}' })).files;`, description: pattern } }) as Promise<CallToolResult>;
+    const [a, b] = await Promise.all([call('a.*'), call('b.*')]);
+    for (const [result, pattern, file] of [[a, 'a.*', 'a.txt'], [b, 'b.*', 'b.txt']] as const) {
+      const structured = result.structuredContent as { value: unknown; dispatches: { id: string; args: unknown }[] };
+      expect(structured.value).toEqual([file]);
+      expect(structured.dispatches.map((d) => d.args)).toEqual([{ pattern }]);
+    }
+    const ids = [a, b].map((r) => (r.structuredContent as { dispatches: { id: string }[] }).dispatches[0]!.id.replace(/:ptc:1$/, ''));
+    expect(new Set(ids).size).toBe(2);
   });
 
   it('refuses a tool other than run_code with a protocol error', async () => {

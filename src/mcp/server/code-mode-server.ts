@@ -113,13 +113,11 @@ export function createCodeModeServer(options: CodeModeServerOptions): Server {
 function runCodeTool({ scope, presetName }: CodeModeServerOptions): Tool {
   const wire = scope.tools.wireTools(scope).find((t) => t.name === RUN_CODE_TOOL_NAME);
   if (!wire) throw new McpError(ErrorCode.InternalError, `The ${RUN_CODE_TOOL_NAME} transport is not installed in the served scope.`);
-  const description = [
-    `Run a TypeScript program against the tools of the ptc-harness preset \`${presetName}\`: the program runs in a fresh,`,
-    'sandboxed Node process; each `await tools.<name>(args)` in it is a real tool call. Only what the program returns or',
-    'logs comes back. The result also carries `structuredContent` `{ value, logs, dispatches }`.',
-    '',
-    renderSdkSection(scope.tools, scope),
-  ].join('\n');
+  const lead =
+    `Run a TypeScript program against the tools of the ptc-harness preset \`${presetName}\`: the program runs in a fresh, ` +
+    'sandboxed Node process; each `await tools.<name>(args)` in it is a real tool call. Only what the program returns or ' +
+    'logs comes back. The result also carries `structuredContent` `{ value, logs, dispatches }`.';
+  const description = `${lead}\n\n${renderSdkSection(scope.tools, scope)}`;
   return {
     name: RUN_CODE_TOOL_NAME,
     description,
