@@ -6,10 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
-import { serveMcpStdio } from '../mcp/server/index.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import { runRunCommand, runSessionsList, runSessionsShow } from './agent-commands.js';
-import { harnessOptionsOf, runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
+import { runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
 import { runPresetsList, runPresetsShow } from './preset-commands.js';
 
 const EXIT_FAILED = 1;
@@ -30,12 +29,15 @@ function positiveInteger(flag: string) {
 const presetOption = () =>
   new Option('--preset <name|path>', 'a preset name (ptc presets list) or a path to a preset file').default('ptc');
 const pluginOption = () => new Option('--plugin <file>', 'append a plugin row: a plugin file or package (repeatable)').argParser(collect);
+const mcpConfigOption = () =>
+  new Option('--mcp-config <file>', 'append an mcp row: the MCP servers of a config file { "mcpServers": {...} } (repeatable)').argParser(collect);
 const cwdOption = () => new Option('--cwd <dir>', 'workspace (default: current directory)');
 
 /** The flags `exec` and `run` share: the workspace, the program deadline and the sandbox policy. */
 interface PolicyFlags {
   preset: string;
   plugin?: string[];
+  mcpConfig?: string[];
   cwd?: string;
   timeout?: number;
   sandbox: SandboxMode;
@@ -49,6 +51,7 @@ function addPolicyOptions(command: Command): Command {
   return command
     .addOption(presetOption())
     .addOption(pluginOption())
+    .addOption(mcpConfigOption())
     .addOption(cwdOption())
     .option('--timeout <ms>', 'program deadline in ms (wall time, includes awaited tool calls)', positiveInteger('--timeout'))
     .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
@@ -61,6 +64,7 @@ function policyFromFlags(o: PolicyFlags) {
   return {
     preset: o.preset,
     plugins: o.plugin ?? [],
+    mcpConfigs: o.mcpConfig ?? [],
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
     sandbox: o.sandbox,
@@ -150,42 +154,22 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .description('print the SDK prompt section the model would see')
     .addOption(presetOption())
     .addOption(pluginOption())
+    .addOption(mcpConfigOption())
     .addOption(cwdOption())
     .addOption(new Option('--lang <lang>', 'SDK language').choices(['ts']).default('ts'))
-    .action(async (o: { preset: string; plugin?: string[]; cwd?: string }) => print(await runSdkCommand(workspaceFlags(o))));
+    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string }) => print(await runSdkCommand(workspaceFlags(o))));
 
   program
     .command('tools')
     .description('list the visible tools and their schemas')
     .addOption(presetOption())
     .addOption(pluginOption())
+    .addOption(mcpConfigOption())
     .addOption(cwdOption())
     .option('--json', 'print the tools as JSON (name, description, inputSchema, outputSchema, executionMode)')
-    .action(async (o: { preset: string; plugin?: string[]; cwd?: string; json?: boolean }) =>
+    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; json?: boolean }) =>
       print(await runToolsCommand({ ...workspaceFlags(o), ...(o.json ? { json: true } : {}) })),
     );
-
-  const mcp = program.command('mcp').description('Model Context Protocol: serve code mode to MCP clients');
-  // Every policy flag of exec (and --mcp-config, which addPolicyOptions carries) applies to the served preset.
-  addPolicyOptions(mcp.command('serve').description('a stdio MCP server exposing one tool, run_code, with the SDK of the preset in its description'))
-    .option('--max-parallel <n>', 'overlapping concurrency-safe sub-calls (default 10, 1 = serial)', positiveInteger('--max-parallel'))
-    .action(async (o: PolicyFlags & { maxParallel?: number }) => {
-      // stdout is the protocol: the command prints nothing itself, and serveMcpStdio keeps everyone else off it.
-      const controller = new AbortController();
-      const onSignal = () => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      try {
-        const { json: _json, ...policy } = policyFromFlags(o);
-        const harness = harnessOptionsOf({ ...policy, ...(o.maxParallel !== undefined ? { maxParallelSubCalls: o.maxParallel } : {}) });
-        await serveMcpStdio({ harness, version: packageVersion(), signal: controller.signal });
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
-    });
-  mcp.exitOverride();
-  for (const command of mcp.commands) command.exitOverride();
 
   const presets = program.command('presets').description('the presets that resolve here (shipped, workspace .ptc/presets, $PTC_HOME/presets)');
   presets
@@ -210,8 +194,8 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   return program;
 }
 
-function workspaceFlags(o: { preset: string; plugin?: string[]; cwd?: string }) {
-  return { preset: o.preset, plugins: o.plugin ?? [], ...(o.cwd !== undefined ? { cwd: o.cwd } : {}) };
+function workspaceFlags(o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string }) {
+  return { preset: o.preset, plugins: o.plugin ?? [], mcpConfigs: o.mcpConfig ?? [], ...(o.cwd !== undefined ? { cwd: o.cwd } : {}) };
 }
 
 function packageVersion(): string {

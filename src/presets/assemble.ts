@@ -4,6 +4,7 @@
 
 import type { Context, Plugin, PluginHandle } from '../context/context.js';
 import { ConfigError } from '../errors.js';
+import { mcpPlugin } from '../mcp/client/plugin.js';
 import { builtinToolsPlugin } from './builtin-tools-plugin.js';
 import { creatorToolsPlugin } from './creator-tools-plugin.js';
 import { nodeRuntimePlugin } from './node-runtime-plugin.js';
@@ -17,6 +18,7 @@ export const SHIPPED_PLUGINS: Readonly<Record<string, (config: unknown) => Plugi
   'node-runtime': () => nodeRuntimePlugin as Plugin<unknown>,
   'tool-presentation': (config: unknown) => toolPresentationPlugin(config) as Plugin<unknown>,
   'creator-tools': () => creatorToolsPlugin as Plugin<unknown>,
+  mcp: () => mcpPlugin as Plugin<unknown>,
 });
 
 /** Which service a row waits for -> the row that provides it, for the "unavailable" hint. */
