@@ -192,6 +192,10 @@ export const MAX_SDK_SEARCH_LIMIT = 50;
 /** Characters of an `sdk.search` query. */
 export const MAX_SDK_QUERY_CHARS = 1_000;
 
+// The MCP server: `ptc mcp serve` (src/mcp/server, docs/mcp-server.md).
+/** One JSON-RPC message a client may send on stdin, in bytes (a program is at most MAX_PROGRAM_BYTES, JSON-escaped). */
+export const MAX_MCP_SERVER_MESSAGE_BYTES = 8 * 1024 * 1024;
+
 // The MCP client: the `mcp` row (src/mcp/client, docs/mcp.md).
 /** A `--mcp-config` file larger than this is refused unread (it lists servers, nothing more). */
 export const MAX_MCP_CONFIG_FILE_BYTES = 256 * 1024;

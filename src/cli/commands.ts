@@ -3,13 +3,12 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, type ErrorInfo } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
-import { renderJson, type JsonValue } from '../json.js';
+import { renderJson } from '../json.js';
 import { mcpConfigRow } from '../mcp/client/config.js';
+import { execProgram, type ExecJson } from '../ptc/exec-program.js';
 import { renderPtcOnlySection, renderSdkSection } from '../ptc/prompt-sections.js';
-import type { PtcDispatchSettle, PtcRunEvent } from '../ptc/run-code.js';
-import type { SandboxReport } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 
 export interface CommandOutput {
@@ -95,16 +94,7 @@ export interface ExecOptions extends PolicyOptions {
 }
 
 /** The `ptc exec --json` object (CONTRACT §3). */
-export interface ExecJson {
-  ok: boolean;
-  value?: JsonValue;
-  logs: string[];
-  error: ErrorInfo | null;
-  dispatches: { id: string; tool: string; args: JsonValue; isError: boolean; content: string }[];
-  sandbox: SandboxReport;
-}
-
-const NOT_RUN: SandboxReport = { backend: 'none', enforced: { fs: 'none', network: 'none', process: 'none' } };
+export type { ExecJson };
 
 /** `ptc exec <file|->`: runs one program body against the preset's tools, no model involved. */
 export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
@@ -114,24 +104,9 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
   return withHarness(harnessOptions, async (harness) => {
     // Whatever the preset's presentation, the program runs in a ptc scope over its tools.
     const scope = await harness.ptcScope();
-    const dispatches: PtcDispatchSettle[] = [];
-    let run: PtcRunEvent | undefined;
-    harness.ctx.on('tool/ptc-dispatch', (event) => void dispatches.push(event));
-    harness.ctx.on('tool/ptc-run', (event) => void (run = event));
-
     const label = options.file === '-' ? 'ptc exec (stdin)' : `ptc exec ${options.file}`;
-    const outcome = await harness.tools.execute(RUN_CODE_TOOL_NAME, { code, description: label }, { id: 'exec', scope });
-    const error = outcome.isError ? (run?.result.error ?? outcome.error ?? { code: 'TOOL_FAILED', message: outcome.content }) : null;
-    const logs = [...(run?.result.logs ?? [])];
-    const value = outcome.isError ? undefined : run?.result.value;
-    const result: ExecJson = {
-      ok: !outcome.isError,
-      ...(value !== undefined ? { value } : {}),
-      logs,
-      error,
-      dispatches: dispatches.map(({ id, tool, args, isError, content }) => ({ id, tool, args, isError, content })),
-      sandbox: run?.result.sandbox ?? NOT_RUN,
-    };
+    const { json: result } = await execProgram(scope, { args: { code, description: label }, id: 'exec' });
+    const { value, logs, error } = result;
     if (options.json) return { stdout: `${JSON.stringify(result, null, 2)}\n`, exitCode: result.ok ? 0 : 1 };
     const shown = [...logs];
     if (value !== undefined) shown.push(renderJson(value));

@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
+import { serveMcpStdio } from '../mcp/server/index.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import { runRunCommand, runSessionsList, runSessionsShow } from './agent-commands.js';
-import { runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
+import { harnessOptionsOf, runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
 import { runPresetsList, runPresetsShow } from './preset-commands.js';
 
 const EXIT_FAILED = 1;
@@ -170,6 +171,28 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; json?: boolean }) =>
       print(await runToolsCommand({ ...workspaceFlags(o), ...(o.json ? { json: true } : {}) })),
     );
+
+  const mcp = program.command('mcp').description('Model Context Protocol: serve code mode to MCP clients');
+  // Every policy flag of exec (and --mcp-config, which addPolicyOptions carries) applies to the served preset.
+  addPolicyOptions(mcp.command('serve').description('a stdio MCP server exposing one tool, run_code, with the SDK of the preset in its description'))
+    .option('--max-parallel <n>', 'overlapping concurrency-safe sub-calls (default 10, 1 = serial)', positiveInteger('--max-parallel'))
+    .action(async (o: PolicyFlags & { maxParallel?: number }) => {
+      // stdout is the protocol: the command prints nothing itself, and serveMcpStdio keeps everyone else off it.
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const { json: _json, ...policy } = policyFromFlags(o);
+        const harness = harnessOptionsOf({ ...policy, ...(o.maxParallel !== undefined ? { maxParallelSubCalls: o.maxParallel } : {}) });
+        await serveMcpStdio({ harness, version: packageVersion(), signal: controller.signal });
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+  mcp.exitOverride();
+  for (const command of mcp.commands) command.exitOverride();
 
   const presets = program.command('presets').description('the presets that resolve here (shipped, workspace .ptc/presets, $PTC_HOME/presets)');
   presets
