@@ -141,6 +141,33 @@ describe('ptc mcp serve', () => {
   });
 });
 
+describe('ptc mcp serve --mcp-config', () => {
+  it('serves code mode in front of another MCP server: its tools in the SDK and callable from a program', async () => {
+    const config = path.join(workspace, 'servers.json');
+    const memoryServer = path.join(root, 'node_modules/.bin/mcp-server-memory');
+    const memoryFile = path.join(workspace, 'memory.jsonl');
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { memory: { command: memoryServer, env: { MEMORY_FILE_PATH: memoryFile } } } }));
+    const proxy = await connect(['--mcp-config', config]);
+    try {
+      const { tools } = await proxy.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['run_code']);
+      expect(tools[0]!.description).toContain('memory__read_graph');
+      const code = [
+        "await tools.memory__create_entities({ entities: [{ name: 'ptc', entityType: 'project', observations: ['serves code mode'] }] });",
+        "const graph = await tools.memory__read_graph({});",
+        'return graph.entities.map((e) => e.name);',
+      ].join('\n');
+      const result = (await proxy.callTool({ name: 'run_code', arguments: { code, description: 'memory round trip' } })) as CallToolResult;
+      expect(text(result)).not.toContain('Error [');
+      const structured = result.structuredContent as { value: unknown; dispatches: { tool: string }[] };
+      expect(structured.value).toEqual(['ptc']);
+      expect(structured.dispatches.map((d) => d.tool)).toEqual(['memory__create_entities', 'memory__read_graph']);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('ptc mcp serve lifecycle', () => {
   it('exits cleanly when its stdin closes', async () => {
     const child = spawn(process.execPath, [bin, 'mcp', 'serve', '--cwd', workspace], {
