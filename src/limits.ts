@@ -195,6 +195,10 @@ export const MAX_SDK_QUERY_CHARS = 1_000;
 // The MCP server: `ptc mcp serve` (src/mcp/server, docs/mcp-server.md).
 /** One JSON-RPC message a client may send on stdin, in bytes (a program is at most MAX_PROGRAM_BYTES, JSON-escaped). */
 export const MAX_MCP_SERVER_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** A sub-call's `content` in a served run_code result's `dispatches`, in characters; longer ones are cut with a note. */
+export const MAX_MCP_DISPATCH_CONTENT_CHARS = 8_000;
+/** All of a served run_code result's `dispatches` as JSON, in bytes; further dispatches are counted in `dispatchesOmitted`. */
+export const MAX_MCP_DISPATCHES_BYTES = 4 * 1024 * 1024;
 
 // The MCP client: the `mcp` row (src/mcp/client, docs/mcp.md).
 /** A `--mcp-config` file larger than this is refused unread (it lists servers, nothing more). */

@@ -123,6 +123,18 @@ describe('ptc mcp serve', () => {
     expect(messages[1]!.data).toMatchObject({ tool: 'read', isError: true });
   });
 
+  it('bounds the dispatches it reports: long contents cut with a note, the rest counted', async () => {
+    fs.writeFileSync(path.join(workspace, 'big.txt'), `${'x'.repeat(1_000)}\n`.repeat(40));
+    const code = "for (let i = 0; i < 600; i++) await tools.read({ path: 'big.txt' });\nreturn 'read';";
+    const result = (await client.callTool({ name: 'run_code', arguments: { code, description: 'many big reads' } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as { dispatches: { content: string }[]; dispatchesOmitted?: number };
+    expect(structured.dispatches[0]!.content).toMatch(/\[cut: the content has \d+ characters; ptc exec --json shows it whole\]$/);
+    expect(structured.dispatches.length).toBeGreaterThan(0);
+    expect(structured.dispatches.length + (structured.dispatchesOmitted ?? 0)).toBe(600);
+    expect(structured.dispatchesOmitted).toBeGreaterThan(0);
+  });
+
   it("keeps concurrent calls' dispatches apart", async () => {
     const call = (pattern: string) =>
       client.callTool({ name: 'run_code', arguments: { code: `return (await tools.glob({ pattern: '${pattern}' })).files;`, description: pattern } }) as Promise<CallToolResult>;

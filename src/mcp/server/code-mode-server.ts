@@ -15,6 +15,7 @@ import type { Context } from '../../context/context.js';
 import { execProgram, type ExecJson } from '../../ptc/exec-program.js';
 import { renderSdkSection } from '../../ptc/prompt-sections.js';
 import { RUN_CODE_TOOL_NAME } from '../../tools/tool-runtime.js';
+import { boundDispatches } from './bound-dispatches.js';
 import { createCallReporter } from './call-reporter.js';
 
 export interface CodeModeServerOptions {
@@ -34,7 +35,10 @@ export interface RunCodeStructuredContent {
   [key: string]: unknown;
   value?: ExecJson['value'];
   logs: ExecJson['logs'];
+  /** Each content cut at MAX_MCP_DISPATCH_CONTENT_CHARS, the list at MAX_MCP_DISPATCHES_BYTES. */
   dispatches: ExecJson['dispatches'];
+  /** Dispatches left out of `dispatches` for size (absent when none were). */
+  dispatchesOmitted?: number;
   /** Present when the program failed (the code is also in the text content). */
   error?: NonNullable<ExecJson['error']>;
 }
@@ -60,6 +64,7 @@ const OUTPUT_SCHEMA = {
         required: ['id', 'tool', 'args', 'isError', 'content'],
       },
     },
+    dispatchesOmitted: { type: 'integer', description: 'Dispatches left out of `dispatches` for size.' },
     error: {
       type: 'object',
       properties: { code: { type: 'string' }, message: { type: 'string' } },
@@ -97,10 +102,12 @@ export function createCodeModeServer(options: CodeModeServerOptions): Server {
     });
     // Notifications of the sub-calls go out before the result that ends the request.
     await reporter.flush();
+    const bounded = boundDispatches(json.dispatches);
     const structuredContent: RunCodeStructuredContent = {
       ...(json.value !== undefined ? { value: json.value } : {}),
       logs: json.logs,
-      dispatches: json.dispatches,
+      dispatches: bounded.dispatches,
+      ...(bounded.omitted !== undefined ? { dispatchesOmitted: bounded.omitted } : {}),
       ...(json.error ? { error: json.error } : {}),
     };
     return { content: [{ type: 'text', text: content }], structuredContent, ...(json.ok ? {} : { isError: true }) };
