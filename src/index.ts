@@ -37,3 +37,4 @@ export { resolveModel, describeModelError, type ResolvedModel } from './llm/inde
 export * from './session/index.js';
 export { execProgram, type ExecDispatch, type ExecJson, type ExecProgramOptions, type ExecProgramResult } from './ptc/exec-program.js';
 export { createCodeModeServer, serveMcpStdio, MCP_SERVER_NAME, MCP_LOGGER_NAME, type CodeModeServerOptions, type RunCodeStructuredContent, type ServeMcpStdioOptions } from './mcp/server/index.js';
+export { mcpPlugin, readMcpConfigFile, mcpConfigRow, mcpToolName, type McpConfig, type McpRowConfig, type McpServerConfig } from './mcp/client/index.js';

@@ -273,13 +273,15 @@ describe('ptc --mcp-config', () => {
     expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
   });
 
-  it('a bad config file exits 2 naming the file and the server', () => {
-    const config = writeConfig('bad.json', { 'bad name': { command: 'x' }, ok: { url: 'http://127.0.0.1:1/mcp' } });
+  it.each([
+    ['a bad server name', { 'bad name': { command: 'x' } }, 'mcpServers.bad name: server names use only letters'],
+    ['an entry of neither shape', { web: { url: 'http://127.0.0.1:1/mcp' } }, 'mcpServers.web: a server is { command'],
+  ])('%s in a config file exits 2 naming the file and the server', (_label, servers, message) => {
+    const config = writeConfig(`bad-${Object.keys(servers)[0]!.length}.json`, servers);
     const { code, stderr } = ptc(['tools', '--mcp-config', config]);
     expect(code).toBe(2);
     expect(stderr).toContain(config);
-    expect(stderr).toContain('mcpServers.bad name');
-    expect(stderr).toContain('mcpServers.ok');
+    expect(stderr).toContain(message);
   });
 });
 

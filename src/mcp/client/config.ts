@@ -31,10 +31,13 @@ const serverSchema = z.union([stdioServer, httpServer], {
 });
 
 export const mcpConfigSchema = z.strictObject({
-  mcpServers: z.record(
-    z.string().regex(MCP_SERVER_NAME_PATTERN, 'server names use only letters, digits, _ and -'),
-    serverSchema,
-  ),
+  mcpServers: z.record(z.string(), serverSchema).superRefine((servers, check) => {
+    for (const name of Object.keys(servers)) {
+      if (!MCP_SERVER_NAME_PATTERN.test(name)) {
+        check.addIssue({ code: 'custom', path: [name], message: 'server names use only letters, digits, _ and - (they prefix tool names)' });
+      }
+    }
+  }),
 });
 
 export type McpStdioServerConfig = z.infer<typeof stdioServer>;
