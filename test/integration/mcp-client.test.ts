@@ -2,7 +2,7 @@
 // (devDependencies, started with this Node), over stdio and streamable HTTP on loopback. Programs
 // run through run_code as `ptc exec` runs them; the CLI is the built binary.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import type { JsonValue } from '../../src/json.js';
 import { renderSdkSection } from '../../src/ptc/prompt-sections.js';
 import type { RunCodeValue } from '../../src/ptc/run-code.js';
 import { RUN_CODE_TOOL_NAME } from '../../src/tools/tool-runtime.js';
+import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-server.js';
 import { compileTs } from '../helpers/compile-ts.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -244,6 +245,36 @@ describe('mcp row: streamable HTTP and ${VAR}', () => {
 });
 
 describe('ptc --mcp-config', () => {
+  it('ptc run: the model writes a program against the servers of a config file (scripted model)', async () => {
+    const config = writeConfig('run.json', { memory: memory('run.jsonl') });
+    const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
+    const code = `await tools.memory__create_entities({ entities: [{ name: 'Cy', entityType: 'robot', observations: ['beeps'] }] });
+return (await tools.memory__read_graph({})).entities[0].observations;`;
+    const server = await startScriptedOpenAIServer([reply.toolCall('run_code', { code, description: 'remember Cy' }, 'rc'), reply.text('Cy beeps.')]);
+    try {
+      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        // Not spawnSync: the scripted model server lives in this process's event loop.
+        const child = spawn(process.execPath, [bin, 'run', 'What does Cy do?', '--mcp-config', config, '--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessions], {
+          cwd: workspace,
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (exit) => resolve({ code: exit, stdout, stderr }));
+      });
+      expect(run.stderr).not.toContain('Error');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('Cy beeps.\n');
+      // The SDK the model saw names the server's tools; the program's result went back to it.
+      expect(JSON.stringify(server.requests[0]!.json)).toContain('memory__read_graph');
+      expect(JSON.stringify(server.requests[1]!.json)).toContain('beeps');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('ptc exec runs a program against a config file of servers', () => {
     const config = writeConfig('servers.json', { memory: memory('cli.jsonl') });
     const program = path.join(workspace, 'program.ts');
