@@ -19,6 +19,9 @@ export const mcpPlugin: Plugin<McpRowConfig> = {
   async apply(ctx, config) {
     const env = process.env;
     const names = Object.keys(config.mcpServers);
+    const registered = new Map<string, (tools: readonly Tool[]) => void>();
+    // A list_changed that arrives while other servers are still starting: its list wins over the first.
+    const latest = new Map<string, readonly Tool[]>();
     // Expanded before anything starts: a missing variable fails the row without starting a process.
     const connections = names.map(
       (name) =>
@@ -26,10 +29,13 @@ export const mcpPlugin: Plugin<McpRowConfig> = {
           name,
           config: expandServerConfig(name, config.mcpServers[name]!, env),
           workspace: ctx.harness.cwd,
-          onToolsChanged: (tools) => registered.get(name)?.(tools),
+          onToolsChanged: (tools) => {
+            const sync = registered.get(name);
+            if (sync) sync(tools);
+            else latest.set(name, tools);
+          },
         }),
     );
-    const registered = new Map<string, (tools: readonly Tool[]) => void>();
     ctx.effect(() => () => Promise.all(connections.map((c) => c.close())).then(() => {}));
     const started = await Promise.allSettled(connections.map((c) => c.start()));
     const failures = started.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)] : []));
@@ -37,7 +43,7 @@ export const mcpPlugin: Plugin<McpRowConfig> = {
     connections.forEach((connection, i) => {
       const sync = toolSync(ctx, connection);
       registered.set(connection.name, sync);
-      sync((started[i] as PromiseFulfilledResult<Tool[]>).value);
+      sync(latest.get(connection.name) ?? (started[i] as PromiseFulfilledResult<Tool[]>).value);
     });
   },
 };
