@@ -105,6 +105,48 @@ describe('mcp row: two servers in one program', () => {
   });
 });
 
+describe('mcp row in a preset file', () => {
+  const presetText = (servers: string) =>
+    [
+      'description: The memory server through run_code.',
+      'plugins:',
+      '  - name: tool-presentation',
+      '    config: { mode: ptc }',
+      '  - name: node-runtime',
+      '  - name: mcp',
+      '    config:',
+      '      mcpServers:',
+      servers,
+    ].join('\n');
+
+  it('assembles with ${VAR} from the environment; the SDK the model sees names the server tools', async () => {
+    const file = path.join(workspace, 'with-memory.yml');
+    const server = `        memory: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(serverJs('memory'))}], env: { MEMORY_FILE_PATH: "\${PTC_MCP_TEST_MEMORY}" } }`;
+    fs.writeFileSync(file, presetText(server));
+    process.env.PTC_MCP_TEST_MEMORY = path.join(workspace, 'preset-memory.jsonl');
+    try {
+      const harness = await createHarness({ cwd: workspace, preset: file });
+      open.push(harness);
+      expect(harness.preset.mode).toBe('ptc');
+      expect(renderSdkSection(harness.tools)).toContain('memory__read_graph');
+      const run = await runProgram(harness, `await tools.memory__create_entities({ entities: [{ name: 'Di', entityType: 'dog', observations: [] }] }); return 'ok';`);
+      expect(run.value).toBe('ok');
+      expect(fs.readFileSync(process.env.PTC_MCP_TEST_MEMORY, 'utf8')).toContain('"Di"');
+    } finally {
+      delete process.env.PTC_MCP_TEST_MEMORY;
+    }
+  });
+
+  it('a bad server name is CONFIG naming the preset file, the row and the server', async () => {
+    const file = path.join(workspace, 'bad-name.yml');
+    fs.writeFileSync(file, presetText('        "my server": { command: x }'));
+    const error = await createHarness({ cwd: workspace, preset: file }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONFIG' });
+    expect((error as Error).message).toContain(`${file}:6: row 3 \`mcp\``);
+    expect((error as Error).message).toContain('mcpServers.my server: server names use only letters');
+  });
+});
+
 describe('mcp row: typed returns', () => {
   it("an outputSchema types the tool's return in the SDK, checked by tsc", async () => {
     const harness = await harnessWith({ everything: { command: process.execPath, args: [serverJs('everything'), 'stdio'] } });
