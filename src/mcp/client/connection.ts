@@ -128,6 +128,10 @@ export class McpConnection {
         const tools = await this.connect(this.options.startTimeoutMs ?? MCP_SERVER_START_TIMEOUT_MS);
         this.options.onToolsChanged(tools);
       } catch (error) {
+        // The half-started client goes too (a server that hung in initialize is still running).
+        const failed = this.client;
+        this.client = undefined;
+        await failed?.close().catch(() => {});
         this.died = before;
         throw new ToolFailedError(`MCP server \`${this.name}\` ${before ?? 'is gone'} and could not be restarted: ${reasonOf(error)}${this.stderr.describe()}`);
       } finally {
