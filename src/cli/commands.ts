@@ -93,7 +93,7 @@ export interface ExecOptions extends PolicyOptions {
   readonly stdin?: () => Promise<string>;
 }
 
-/** The `ptc exec --json` object (CONTRACT §3). */
+/** The `ptc exec --json` object (README, "ptc exec --json"). */
 export type { ExecJson };
 
 /** `ptc exec <file|->`: runs one program body against the preset's tools, no model involved. */

@@ -1,6 +1,6 @@
 // One program run as a caller outside the model loop sees it: the run_code call through the registry
 // pipeline in a ptc scope, plus the raw run and its sub-calls gathered from the log-only events.
-// `ptc exec` and `ptc mcp serve` both run programs through here (CONTRACT §3 and §9 shapes).
+// `ptc exec` and `ptc mcp serve` both run programs through here (the shapes of README "ptc exec --json" and docs/mcp-server.md).
 
 import type { Context } from '../context/context.js';
 import type { ErrorInfo } from '../errors.js';
@@ -18,7 +18,7 @@ export interface ExecDispatch {
   content: string;
 }
 
-/** The `ptc exec --json` object (CONTRACT §3). */
+/** The `ptc exec --json` object (README, "ptc exec --json"). */
 export interface ExecJson {
   ok: boolean;
   value?: JsonValue;
@@ -30,7 +30,7 @@ export interface ExecJson {
 
 export interface ExecProgramOptions {
   /**
-   * The run_code arguments `{ code, description, timeoutMs? }` (CONTRACT §8), as a caller received
+   * The run_code arguments `{ code, description, timeoutMs? }` (docs/ptc-mode.md), as a caller received
    * them: the registry validates them like a model's, so bad ones are an INVALID_ARGS result.
    */
   readonly args: RunCodeArgs | Readonly<Record<string, unknown>>;

@@ -30,7 +30,7 @@ export interface CodeModeServerOptions {
 /** The name the server announces in `initialize`. */
 export const MCP_SERVER_NAME = 'ptc-harness';
 
-/** `structuredContent` of a run_code result: the `ptc exec --json` shapes (CONTRACT §3, §9). */
+/** `structuredContent` of a run_code result: the `ptc exec --json` shapes (README "ptc exec --json", docs/mcp-server.md). */
 export interface RunCodeStructuredContent {
   [key: string]: unknown;
   value?: ExecJson['value'];
