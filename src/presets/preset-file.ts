@@ -2,10 +2,10 @@
 // positions kept, so every error names the file, the line and — for a row — its number and name
 // (docs/presets.md).
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { readConfigText } from '../config-file.js';
 import { ConfigError } from '../errors.js';
 import { MAX_PRESET_FILE_BYTES } from '../limits.js';
 
@@ -46,19 +46,7 @@ export function presetNameOf(file: string): string {
 
 /** Reads and validates a preset file; any problem is CONFIG naming `file:line`. */
 export function readPresetFile(file: string): PresetFile {
-  const absolute = path.resolve(file);
-  let text: string;
-  try {
-    const size = fs.statSync(absolute).size;
-    if (size > MAX_PRESET_FILE_BYTES) {
-      throw new ConfigError(`Preset file ${absolute} is ${size} bytes, more than ${MAX_PRESET_FILE_BYTES}; a preset is a short list of rows.`);
-    }
-    text = fs.readFileSync(absolute, 'utf8');
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message;
-    throw new ConfigError(`Cannot read preset file ${absolute}: ${reason}.`);
-  }
+  const { absolute, text } = readConfigText(file, 'preset file', MAX_PRESET_FILE_BYTES, 'a preset is a short list of rows');
   return parsePresetText(text, absolute);
 }
 

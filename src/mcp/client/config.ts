@@ -2,9 +2,8 @@
 // for the `mcp` row and `--mcp-config` files (docs/mcp.md). `${VAR}` in any string expands from the
 // environment when the row starts its servers, so a preset can name secrets without holding them.
 
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
+import { readConfigText } from '../../config-file.js';
 import { ConfigError } from '../../errors.js';
 import { MAX_MCP_CONFIG_FILE_BYTES } from '../../limits.js';
 
@@ -52,19 +51,7 @@ export function describeConfigIssues(error: z.ZodError): string {
 
 /** Reads a `--mcp-config` file; any problem is CONFIG naming the file (and the server, for a bad entry). */
 export function readMcpConfigFile(file: string): McpConfig {
-  const absolute = path.resolve(file);
-  let text: string;
-  try {
-    const size = fs.statSync(absolute).size;
-    if (size > MAX_MCP_CONFIG_FILE_BYTES) {
-      throw new ConfigError(`MCP config ${absolute} is ${size} bytes, more than ${MAX_MCP_CONFIG_FILE_BYTES}; it should list servers only.`);
-    }
-    text = fs.readFileSync(absolute, 'utf8');
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message;
-    throw new ConfigError(`Cannot read MCP config ${absolute}: ${reason}.`);
-  }
+  const { absolute, text } = readConfigText(file, 'MCP config', MAX_MCP_CONFIG_FILE_BYTES, 'it should list servers only');
   let json: unknown;
   try {
     json = JSON.parse(text);
