@@ -205,6 +205,7 @@ function respecify(spec: ResolvedRunSpec): RunRequest {
     cwd: spec.cwd,
     timeoutMs: spec.timeoutMs,
     ...(spec.signal === undefined ? {} : { signal: spec.signal }),
+    ...(spec.onLog === undefined ? {} : { onLog: spec.onLog }),
     policy: {
       ...(p.read === undefined ? {} : { allowRead: p.read }),
       ...(p.write === undefined ? {} : { allowWrite: p.write }),

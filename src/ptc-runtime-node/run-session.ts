@@ -162,6 +162,14 @@ class Session {
     }
     this.#outputBytes += bytes;
     this.#logs.push(text);
+    const onLog = this.#input.spec.onLog;
+    if (onLog !== undefined) {
+      try {
+        onLog(text);
+      } catch {
+        // A front-end's display failure must not fail the program (RunRequest.onLog).
+      }
+    }
   }
 
   #onValue(value: JsonValue | undefined): void {

@@ -27,7 +27,7 @@ export interface ResolveRequestOptions {
 /** Properties of an error instance a member name may not be stored under. */
 const RESERVED_ERROR_PROPERTIES = new Set(['name', 'message', 'stack', 'cause']);
 
-const REQUEST_KEYS = new Set(['program', 'bindings', 'cwd', 'timeoutMs', 'signal', 'policy']);
+const REQUEST_KEYS = new Set(['program', 'bindings', 'cwd', 'timeoutMs', 'signal', 'policy', 'onLog']);
 const POLICY_KEYS = new Set(['allowRead', 'allowWrite', 'network']);
 const NAMESPACE_KEYS = new Set(['global', 'functions', 'errorClass']);
 const ERROR_CLASS_KEYS = new Set(['name', 'memberNameProperty']);
@@ -49,6 +49,8 @@ export async function resolveRunRequest(request: RunRequest, options: ResolveReq
   const cwd = await resolveCwd(request.cwd);
   const timeoutMs = resolveTimeoutMs(options.timeout, request.timeoutMs, 'timeoutMs');
   const signal = resolveSignal(request.signal);
+  const onLog: unknown = request.onLog;
+  if (onLog !== undefined && typeof onLog !== 'function') throw new ConfigError(`onLog must be a function, got ${typeName(onLog)}.`);
   const policy = resolvePolicy(request.policy, cwd);
   const bindings = resolveBindings(request.bindings, new Set(options.reservedGlobals ?? []));
 
@@ -58,6 +60,7 @@ export async function resolveRunRequest(request: RunRequest, options: ResolveReq
     cwd,
     timeoutMs,
     ...(signal === undefined ? {} : { signal }),
+    ...(onLog === undefined ? {} : { onLog: onLog as (line: string) => void }),
     policy,
   };
   return Object.freeze(spec);

@@ -51,6 +51,11 @@ export interface RunRequest {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
   readonly policy?: PolicyWidening;
+  /**
+   * Called with each log line as the program writes it (the line is also in the result's `logs`).
+   * For front-ends that stream output; it must not throw (a throw is ignored).
+   */
+  readonly onLog?: (line: string) => void;
 }
 
 /** A request after `resolve`: validated, with deployment defaults filled in. */
@@ -60,6 +65,7 @@ export interface ResolvedRunSpec {
   readonly cwd: string;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  readonly onLog?: (line: string) => void;
   readonly policy: {
     readonly read: readonly string[];
     readonly write: readonly string[];

@@ -92,6 +92,30 @@ describe.each(['off', 'auto'] as const)('Node runtime, sandbox %s', (sandbox) =>
     if (sandbox === 'off') expect(result.sandbox.enforced).toEqual({ fs: 'none', network: 'none', process: 'none' });
   });
 
+  it('streams each log line to onLog while the program still runs', async () => {
+    const seen: { line: string; settled: boolean }[] = [];
+    let settled = false;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const wait: BindingFunction = async () => {
+      // The first line must have reached the host before the program goes on.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release();
+      return null;
+    };
+    const running = run({
+      program: 'console.log("first");\nawait tools.wait({});\nconsole.log("second");\nreturn 1;',
+      bindings: [tools({ wait })],
+      onLog: (line) => seen.push({ line, settled }),
+    });
+    await gate;
+    expect(seen).toEqual([{ line: 'first', settled: false }]);
+    const result = await running;
+    settled = true;
+    expect(result).toMatchObject({ value: 1, logs: ['first', 'second'] });
+    expect(seen.map((s) => s.line)).toEqual(['first', 'second']);
+  });
+
   it('supports top-level await and return, and no value for undefined', async () => {
     expect(await run({ program: 'const x = await Promise.resolve(20);\nreturn x + 1;' })).toMatchObject({ value: 21, logs: [] });
     const nothing = await run({ program: 'await null; console.log("done");' });
