@@ -10,6 +10,9 @@ import { stripTypes } from './strip.js';
 
 let cached: string | undefined;
 
+/** The node arguments that make the child read and evaluate the bootstrap from stdin. */
+export const BOOTSTRAP_INPUT_ARGS: readonly string[] = ['--input-type=module', '-'];
+
 export function bootstrapSource(): string {
   cached ??= loadBootstrap();
   return cached;

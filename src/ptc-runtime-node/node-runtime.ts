@@ -10,6 +10,7 @@ import { resolveNodeRuntimeOptions, type NodeRuntimeConfig, type NodeRuntimeOpti
 import { ProgramChild, type ChildLaunchOptions } from './program-child.js';
 import { runSession } from './run-session.js';
 import { NONE_ENFORCEMENT, planLaunch, sandboxPolicyOf, sweepStaleRunState, type WorkspacePolicy } from '../sandbox/index.js';
+import { BOOTSTRAP_INPUT_ARGS } from './bootstrap-source.js';
 import { stripProgram } from './strip.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -68,7 +69,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
       const plan = await planLaunch({
         kind: 'node',
         command: config.nodePath,
-        args: ['--input-type=module', '-'],
+        args: [...BOOTSTRAP_INPUT_ARGS],
         policy: sandboxPolicyOf(workspacePolicyOf(spec, config.processes), {}),
         mode: config.sandbox,
         firstFreeFd: 4,

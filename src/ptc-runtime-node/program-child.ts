@@ -12,7 +12,7 @@ import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
-import { bootstrapSource } from './bootstrap-source.js';
+import { BOOTSTRAP_INPUT_ARGS, bootstrapSource } from './bootstrap-source.js';
 import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
 import { residentBytes } from '../sandbox/proc-tree.js';
@@ -177,7 +177,7 @@ export class ProgramChild {
     const plan: LaunchPlan = await planLaunch({
       kind: 'node',
       command: o.nodePath,
-      args: [`--max-old-space-size=${o.memoryMb}`, ...quietFlags(o.nodePath), '--input-type=module', '-'],
+      args: [`--max-old-space-size=${o.memoryMb}`, ...quietFlags(o.nodePath), ...BOOTSTRAP_INPUT_ARGS],
       policy: sandboxPolicyOf(o.policy, defaultSandboxEnv(o.policy.cwd, tmp === undefined ? {} : { tmpDir: tmp }), tmp === undefined ? {} : { privateDir: tmp }),
       mode: o.mode,
       firstFreeFd: 4,
