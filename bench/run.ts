@@ -1,9 +1,10 @@
 // `npm run bench`: the runtime's speed figures, each measured in this one run and, for start-up, as a
-// ratio to `node -e 0` on the same machine. Prints a markdown table and writes it to bench/RESULTS.md.
-// Speed is never asserted in tests; this is where it is watched.
+// ratio to `node -e 0` on the same machine, beside the code-mode peers that run here. Prints markdown
+// tables and writes them to bench/RESULTS.md. Every goal of issue 11 is a column judged from the
+// numbers of this run; speed is never asserted in tests. docs/benchmarks.md says what each row means.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,24 +13,121 @@ import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/ind
 import { catalogRows } from './catalog.js';
 import { fileToolRows } from './file-tools.js';
 import { grepRegexRows } from './grep-regex.js';
+import {
+  availablePeers,
+  type Contender,
+  formatRate,
+  measureContenders,
+  median,
+  ONE_CALL_PROGRAM,
+  pause,
+  peerContender,
+  peerTable,
+  rateProgram,
+  type WorkloadFigures,
+  type WorkloadPlan,
+} from './peers.js';
 import { ptcRows } from './ptc.js';
 
-const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 30);
-const ROUND_TRIPS = Number(process.env['BENCH_ROUND_TRIPS'] ?? 5_000);
-const RSS_RUNS = Number(process.env['BENCH_RSS_RUNS'] ?? 1_000);
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${JSON.stringify(raw)}.`);
+  return value;
+}
+
+const SAMPLES = numberFromEnv('BENCH_SAMPLES', 30);
+const SPACING_MS = numberFromEnv('BENCH_SPACING_MS', 60);
+const BACK_TO_BACK_GROUPS = numberFromEnv('BENCH_GROUPS', 5);
+const GROUP_SIZE = 10;
+const GROUP_PAUSE_MS = numberFromEnv('BENCH_GROUP_PAUSE_MS', 1_000);
+const ROUND_TRIPS = numberFromEnv('BENCH_ROUND_TRIPS', 5_000);
+const LANE_CALLS = numberFromEnv('BENCH_LANE_CALLS', 20_000);
+const RATE_REPEATS = 3;
+const RSS_RUNS = numberFromEnv('BENCH_RSS_RUNS', 1_000);
+
+const ALL_PARTS = ['start', 'calls', 'peers', 'memory', 'ptc', 'grep', 'files', 'catalog', 'cli'] as const;
+type Part = (typeof ALL_PARTS)[number];
+const PARTS: ReadonlySet<Part> = (() => {
+  const raw = process.env['BENCH_PARTS'];
+  if (raw === undefined || raw.trim() === '') return new Set(ALL_PARTS);
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(ALL_PARTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')}; the parts are ${ALL_PARTS.join(', ')}.`);
+  return new Set(names as Part[]);
+})();
 
 const workspace = mkdtempSync(join(tmpdir(), 'ptc-bench-'));
 const echo: BindingFunction = async (args) => args;
 const bindings = [{ global: 'tools', functions: { echo } }];
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+/** A table row: measurement, median, ratio, and for a row with a goal the goal and whether this run met it. */
+type Row = readonly [label: string, value: string, ratio: string, goal?: string, met?: string];
+
+interface Goal {
+  readonly text: string;
+  readonly op: '<=' | '>=' | '>';
+  readonly limit: number;
 }
 
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function judge(value: number, goal: Goal): string {
+  if (!Number.isFinite(value)) return 'not measured';
+  const met = goal.op === '<=' ? value <= goal.limit : goal.op === '>=' ? value >= goal.limit : value > goal.limit;
+  return met ? 'met' : '**not met**';
+}
+
+function withGoal(label: string, value: string, ratio: string, figure: number, goal: Goal): Row {
+  return [label, value, ratio, goal.text, judge(figure, goal)];
+}
+
+/**
+ * Goals on rows that other bench modules print: the row is found by its label and judged on the
+ * first number of the named column, as printed.
+ */
+interface RowGoal extends Goal {
+  readonly labelIncludes: string;
+  readonly column: 1 | 2;
+}
+
+const ROW_GOALS: readonly RowGoal[] = [
+  { labelIncludes: 'run_code sub-calls through the full pipeline, sequential', column: 1, op: '>=', limit: 5_000, text: '>= 5,000/s' },
+  { labelIncludes: '`ptc --help`', column: 2, op: '<=', limit: 3, text: '<= 3x' },
+  { labelIncludes: '`ptc --version`', column: 2, op: '<=', limit: 3, text: '<= 3x' },
+  { labelIncludes: '`grep` tool, .gitignore respected', column: 2, op: '<=', limit: 3, text: '<= 3x GNU grep' },
+];
+
+function firstNumber(text: string): number {
+  const match = /-?\d[\d,]*(?:\.\d+)?/.exec(text);
+  return match === null ? Number.NaN : Number(match[0].replaceAll(',', ''));
+}
+
+function applyRowGoals(rows: readonly (readonly string[])[]): Row[] {
+  return rows.map((row) => {
+    const [label = '', value = '', ratio = ''] = row;
+    const goal = ROW_GOALS.find((g) => label.includes(g.labelIncludes));
+    if (goal === undefined) return [label, value, ratio];
+    return withGoal(label, value, ratio, firstNumber(goal.column === 1 ? value : ratio), goal);
+  });
+}
+
+/**
+ * Modules that other parts of issue 11 add (bench/echo-baseline.ts, bench/grep-tree.ts,
+ * bench/cli-start.ts): loaded when present, so this file runs before and after they land.
+ */
+async function optionalModule<T>(file: string): Promise<T | undefined> {
+  const source = new URL(file.replace(/\.js$/, '.ts'), import.meta.url);
+  if (!existsSync(fileURLToPath(source))) return undefined;
+  return (await import(new URL(file, import.meta.url).href)) as T;
+}
+
+interface EchoBaselineModule {
+  echoBaseline(calls: number): Promise<{ sequentialPerSec: number; tenLanesPerSec: number }>;
+}
+interface GrepTreeModule {
+  grepTreeRows(): Promise<string[][]>;
+}
+interface CliStartModule {
+  cliStartRows(): Promise<string[][]>;
 }
 
 function nodeBaselineMs(): number {
@@ -51,38 +149,32 @@ async function runOnce(rt: NodeRuntime, program: string): Promise<RunResult> {
   return result;
 }
 
-/** End-to-end time of a trivial program (resolve + run, one binding call). */
-async function trivialMs(rt: NodeRuntime, settleMs: number): Promise<number> {
-  const program = 'const x: number = await tools.echo(1); return x + 1;';
-  await runOnce(rt, program);
+/** Our runtime as a contender of the workloads in bench/peers.ts (resolve + run, end to end). */
+function ourContender(name: string, rt: NodeRuntime): Contender {
+  return {
+    name,
+    isolating: true,
+    oneCall: async () => {
+      const result = await runOnce(rt, 'const x: number = await tools.echo(1); return x + 1;');
+      if (result.value !== 2) throw new Error(`the one-call program returned ${JSON.stringify(result.value)}, not 2`);
+    },
+    callsPerSecond: async (calls, width) => {
+      const result = await runOnce(rt, rateProgram(calls, width, 'performance.now()'));
+      return calls / ((result.value as number) / 1000);
+    },
+  };
+}
+
+/** Cold start: every run spawns its child on demand (no pool), runs back to back. */
+async function coldMs(rt: NodeRuntime): Promise<number> {
+  await runOnce(rt, ONE_CALL_PROGRAM);
   const samples: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
-    // Lets a warm pool finish refilling, outside the timed region (0 measures back to back).
-    if (settleMs > 0) await pause(settleMs);
     const start = performance.now();
-    await runOnce(rt, program);
+    await runOnce(rt, ONE_CALL_PROGRAM);
     samples.push(performance.now() - start);
   }
   return median(samples);
-}
-
-/** Binding round trips per second measured inside one program, sequential or `width` in flight. */
-async function roundTripsPerSecond(rt: NodeRuntime, width: number): Promise<number> {
-  const program = [
-    `const n = ${ROUND_TRIPS}, width = ${width};`,
-    'const start = performance.now();',
-    'for (let i = 0; i < n; i += width) {',
-    '  if (width === 1) await tools.echo(i);',
-    '  else await Promise.all(Array.from({ length: width }, (_, k) => tools.echo(i + k)));',
-    '}',
-    'return performance.now() - start;',
-  ].join('\n');
-  const rates: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const result = await runOnce(rt, program);
-    rates.push(ROUND_TRIPS / ((result.value as number) / 1000));
-  }
-  return median(rates);
 }
 
 interface MemoryGrowth {
@@ -105,69 +197,202 @@ async function memoryGrowthMb(rt: NodeRuntime): Promise<MemoryGrowth> {
   return { rssBefore: mb(before.rss), rssAfter: mb(after.rss), heapBefore: mb(before.heapUsed), heapAfter: mb(after.heapUsed) };
 }
 
+function formatLoad(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+}
+
+const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(2)}x`;
+
 async function main(): Promise<void> {
-  // Other work on the machine skews every figure; the 1-minute load average says how much there was.
-  const loadAtStart = loadavg()[0] ?? 0;
-  const rows: string[][] = [];
+  // Other work on the machine skews every figure; the load average (1, 5, 15 min) says how much there was.
+  const loadAtStart = formatLoad();
+  console.error(`load average at start: ${loadAtStart}`);
+  const rows: Row[] = [];
   const baseline = nodeBaselineMs();
-  rows.push(['`node -e 0` (baseline)', `${baseline.toFixed(1)} ms`, '1.00']);
-  const backends: string[] = [];
+  rows.push(['`node -e 0` (baseline)', `${baseline.toFixed(1)} ms`, '1.00x']);
+  const plan: WorkloadPlan = {
+    perRun: PARTS.has('start'),
+    rates: PARTS.has('calls'),
+    spacedSamples: SAMPLES,
+    spacingMs: SPACING_MS,
+    backToBackGroups: BACK_TO_BACK_GROUPS,
+    groupSize: GROUP_SIZE,
+    groupPauseMs: GROUP_PAUSE_MS,
+    sequentialCalls: ROUND_TRIPS,
+    laneCalls: LANE_CALLS,
+    rateRepeats: RATE_REPEATS,
+  };
+  let peerLines: string[] = [];
 
   for (const sandbox of ['auto', 'off'] as const) {
     const cold = createNodeRuntime({ sandbox, pool: false });
-    const warm = createNodeRuntime({ sandbox, pool: { size: 2 } });
+    const warm = createNodeRuntime({ sandbox });
+    const peers = sandbox === 'auto' && PARTS.has('peers') && (plan.perRun || plan.rates) ? availablePeers() : [];
     try {
       const probe = await runOnce(cold, 'return 1');
-      const label = `${sandbox === 'auto' ? 'auto' : 'off'} → ${probe.sandbox.backend}`;
-      backends.push(label);
-      const coldMs = await trivialMs(cold, 0);
-      const warmMs = await trivialMs(warm, 150);
-      const backToBackMs = await trivialMs(warm, 0);
-      rows.push([`trivial program, cold (no pool), sandbox ${label}`, `${coldMs.toFixed(1)} ms`, (coldMs / baseline).toFixed(2)]);
-      rows.push([`trivial program, warm (pool ready), sandbox ${label}`, `${warmMs.toFixed(1)} ms`, (warmMs / baseline).toFixed(2)]);
-      rows.push([`trivial program, warm back to back (refill competing), sandbox ${label}`, `${backToBackMs.toFixed(1)} ms`, (backToBackMs / baseline).toFixed(2)]);
-      if (sandbox === 'auto') {
-        const sequential = await roundTripsPerSecond(warm, 1);
-        const parallel = await roundTripsPerSecond(warm, 10);
-        rows.push([`binding round trips, sequential, sandbox ${label}`, `${Math.round(sequential).toLocaleString('en-US')} /s`, '']);
-        rows.push([`binding round trips, 10 in flight, sandbox ${label}`, `${Math.round(parallel).toLocaleString('en-US')} /s`, '']);
+      const label = `sandbox ${sandbox} → ${probe.sandbox.backend}`;
+      const byDefault = sandbox === 'auto';
+      if (plan.perRun) {
+        const coldFigure = await coldMs(cold);
+        rows.push(
+          byDefault
+            ? withGoal(`trivial program, cold (no pool), ${label}`, `${coldFigure.toFixed(1)} ms`, ratio(coldFigure, baseline), coldFigure / baseline, { text: '<= 1.50x', op: '<=', limit: 1.5 })
+            : [`trivial program, cold (no pool), ${label}`, `${coldFigure.toFixed(1)} ms`, ratio(coldFigure, baseline)],
+        );
+      }
+      // Our warm runtime and the peers take turns through the same workloads (bench/peers.ts).
+      const ours = ourContender(`ours (${probe.sandbox.backend}, full Node)`, warm);
+      const contenders = [ours, ...peers.map(peerContender)];
+      const figures = plan.perRun || (byDefault && plan.rates) ? await measureContenders(contenders, { ...plan, rates: byDefault && plan.rates }) : new Map<string, WorkloadFigures>();
+      const mine = figures.get(ours.name) ?? {};
+      if (mine.spacedMs !== undefined && mine.backToBackMs !== undefined) {
+        const spacedLabel = `trivial program, warm, spaced ${SPACING_MS} ms, ${label}`;
+        const b2bLabel = `trivial program, warm, back to back (${GROUP_SIZE} in a row, median per program), ${label}`;
+        if (byDefault) {
+          rows.push(withGoal(spacedLabel, `${mine.spacedMs.toFixed(1)} ms`, ratio(mine.spacedMs, baseline), mine.spacedMs / baseline, { text: '<= 0.10x', op: '<=', limit: 0.1 }));
+          rows.push(withGoal(b2bLabel, `${mine.backToBackMs.toFixed(1)} ms`, ratio(mine.backToBackMs, baseline), mine.backToBackMs / baseline, { text: '<= 0.15x', op: '<=', limit: 0.15 }));
+        } else {
+          rows.push([spacedLabel, `${mine.spacedMs.toFixed(1)} ms`, ratio(mine.spacedMs, baseline)]);
+          rows.push([b2bLabel, `${mine.backToBackMs.toFixed(1)} ms`, ratio(mine.backToBackMs, baseline)]);
+        }
+      }
+      if (byDefault && mine.sequentialPerSec !== undefined && mine.tenLanesPerSec !== undefined) {
+        rows.push(...(await roundTripRows(label, mine.sequentialPerSec, mine.tenLanesPerSec, contenders, figures)));
+      }
+      if (peers.length > 0) peerLines = peerTable(contenders, figures, plan, baseline);
+      if (byDefault && PARTS.has('memory')) {
         const memory = await memoryGrowthMb(warm);
         rows.push([
-          `host RSS growth over ${RSS_RUNS.toLocaleString('en-US')} sequential runs (warm), sandbox ${label}`,
+          `host RSS growth over ${RSS_RUNS.toLocaleString('en-US')} sequential runs (warm), ${label}`,
           `${(memory.rssAfter - memory.rssBefore).toFixed(1)} MB (${memory.rssBefore.toFixed(0)} → ${memory.rssAfter.toFixed(0)} MB; ` +
             `V8 heap in use ${memory.heapBefore.toFixed(1)} → ${memory.heapAfter.toFixed(1)} MB)`,
           '',
         ]);
-        rows.push(...(await ptcRows(warm, workspace, ROUND_TRIPS)));
       }
+      if (byDefault && PARTS.has('ptc')) rows.push(...applyRowGoals(await ptcRows(warm, workspace, ROUND_TRIPS)));
     } finally {
       await cold.close();
       await warm.close();
+      await Promise.all(peers.map((peer) => peer.close()));
     }
   }
 
-  rows.push(...(await grepRegexRows(SAMPLES)));
+  if (PARTS.has('cli')) {
+    const cli = await optionalModule<CliStartModule>('./cli-start.js');
+    rows.push(...(cli === undefined ? [missingRow('CLI start-up', 'bench/cli-start.ts')] : applyRowGoals(await cli.cliStartRows())));
+  }
+
+  if (PARTS.has('grep')) {
+    rows.push(...applyRowGoals(await grepRegexRows(SAMPLES)));
+    const tree = await optionalModule<GrepTreeModule>('./grep-tree.js');
+    rows.push(...(tree === undefined ? [missingRow('grep on a 50k-file tree vs GNU `grep -rn`', 'bench/grep-tree.ts')] : applyRowGoals(await tree.grepTreeRows())));
+  }
 
   // The race-safe file tools: ratios are to the check-then-open read measured in the same run.
-  rows.push(...(await fileToolRows()));
+  if (PARTS.has('files')) rows.push(...applyRowGoals(await fileToolRows()));
 
   // Prompt size of a large MCP catalog: ratios are to every declaration, measured in the same run.
-  rows.push(...catalogRows());
+  if (PARTS.has('catalog')) rows.push(...applyRowGoals(catalogRows()));
 
+  const loadAtEnd = formatLoad();
   const cpu = cpus();
-  const table = [
+  const header =
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ` +
-      `Node ${process.version}, ${process.platform}, load average ${loadAtStart.toFixed(2)} at start; medians of ${SAMPLES} samples ` +
-      `(round trips: median of 3 programs of ${ROUND_TRIPS.toLocaleString('en-US')} calls).`,
+    `Node ${process.version}, ${process.platform}; load average (1 / 5 / 15 min) ${loadAtStart} at start, ${loadAtEnd} at end. ` +
+    `Medians: start-up of ${SAMPLES} runs; warm spaced ${SAMPLES} runs ${SPACING_MS} ms apart; back to back ` +
+    `${BACK_TO_BACK_GROUPS} groups of ${GROUP_SIZE} runs with no pause inside a group and ${GROUP_PAUSE_MS} ms between groups; ` +
+    `round trips ${RATE_REPEATS} programs of ${ROUND_TRIPS.toLocaleString('en-US')} sequential or ${LANE_CALLS.toLocaleString('en-US')} ` +
+    `10-in-flight calls. Goals are issue 11's, judged on this run's numbers.`;
+  const table = [
+    header,
     '',
-    '| measurement | median | ratio (to `node -e 0` unless stated) |',
-    '|---|---|---|',
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    '| measurement | median | ratio (to `node -e 0` unless stated) | goal | met |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${[row[0], row[1], row[2], row[3] ?? '', row[4] ?? ''].join(' | ')} |`),
   ].join('\n');
-  console.log(table);
+  const peersSection =
+    peerLines.length === 0
+      ? ''
+      : [
+          '',
+          '## Code-mode peers, same workloads, in turns in the same run',
+          '',
+          'Each contender runs the same JavaScript program bodies with one binding, `tools.echo`, answered by the host ' +
+            '(docs/benchmarks.md says how each peer is driven and why these). Per-run rows: median time of one run from the ' +
+            'host, as a ratio to `node -e 0`; rate rows: timed inside the program.',
+          '',
+          ...peerLines,
+        ].join('\n');
+  console.log(table + (peersSection === '' ? '' : `\n${peersSection}`));
   const out = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
-  writeFileSync(out, `# Runtime benchmark (latest \`npm run bench\`)\n\n${table}\n`);
+  writeFileSync(out, `# Runtime benchmark (latest \`npm run bench\`)\n\n${table}\n${peersSection === '' ? '' : `${peersSection}\n`}`);
   console.log(`\nwritten to ${out}`);
+}
+
+function missingRow(what: string, file: string): Row {
+  return [`${what}: not measured (${file} is not in this tree)`, '', ''];
+}
+
+/** Round trips per second, beside the bare fd-3 echo and the fastest isolating peer of this run. */
+async function roundTripRows(
+  label: string,
+  sequential: number,
+  tenLanes: number,
+  contenders: readonly Contender[],
+  figures: ReadonlyMap<string, WorkloadFigures>,
+): Promise<Row[]> {
+  const rows: Row[] = [
+    withGoal(`binding round trips, sequential, ${label}`, formatRate(sequential), '', sequential, { text: '>= 10,000/s', op: '>=', limit: 10_000 }),
+    withGoal(`binding round trips, 10 in flight, ${label}`, formatRate(tenLanes), '', tenLanes, { text: '>= 50,000/s', op: '>=', limit: 50_000 }),
+  ];
+  const echoModule = await optionalModule<EchoBaselineModule>('./echo-baseline.js');
+  if (echoModule === undefined) {
+    rows.push(missingRow('bare fd-3 NDJSON echo between two processes (baseline of the round-trip ratios)', 'bench/echo-baseline.ts'));
+  } else {
+    // Measured now, next to ours, so both see the same load.
+    await pause(GROUP_PAUSE_MS);
+    // Its own median of three passes of ROUND_TRIPS calls, sequential and 10 in flight.
+    const { sequentialPerSec: echoSequential, tenLanesPerSec: echoLanes } = await echoModule.echoBaseline(ROUND_TRIPS);
+    rows.push(['bare fd-3 NDJSON echo between two processes, sequential (baseline of the next row)', formatRate(echoSequential), '1.00x']);
+    rows.push(
+      withGoal(`binding round trips, sequential, ${label}, to the bare echo`, formatRate(sequential), `${(sequential / echoSequential).toFixed(2)}x`, sequential / echoSequential, {
+        text: '>= 0.80x',
+        op: '>=',
+        limit: 0.8,
+      }),
+    );
+    rows.push(['bare fd-3 NDJSON echo between two processes, 10 in flight (baseline of the next row)', formatRate(echoLanes), '1.00x']);
+    rows.push(
+      withGoal(`binding round trips, 10 in flight, ${label}, to the bare echo`, formatRate(tenLanes), `${(tenLanes / echoLanes).toFixed(2)}x`, tenLanes / echoLanes, {
+        text: '>= 0.60x',
+        op: '>=',
+        limit: 0.6,
+      }),
+    );
+  }
+  const isolating = contenders.filter((c) => c.isolating && !c.name.startsWith('ours'));
+  for (const [what, ourRate, pick] of [
+    ['sequential', sequential, (f: WorkloadFigures) => f.sequentialPerSec],
+    ['10 in flight', tenLanes, (f: WorkloadFigures) => f.tenLanesPerSec],
+  ] as const) {
+    const best = isolating
+      .map((c) => ({ name: c.name, rate: pick(figures.get(c.name) ?? {}) ?? Number.NaN }))
+      .filter((p) => Number.isFinite(p.rate))
+      .sort((a, b) => b.rate - a.rate)[0];
+    if (best === undefined) continue;
+    rows.push(
+      withGoal(
+        `binding round trips, ${what}: ours to the fastest isolating peer here (${best.name}, ${formatRate(best.rate)})`,
+        formatRate(ourRate),
+        `${(ourRate / best.rate).toFixed(2)}x`,
+        ourRate / best.rate,
+        { text: '> 1.00x', op: '>', limit: 1 },
+      ),
+    );
+  }
+  return rows;
 }
 
 try {

@@ -1,0 +1,181 @@
+// The workloads of issue 11's comparison table, run the same way for our runtime and for each peer
+// (docs/benchmarks.md): one call per fresh run spaced SPACING ms apart, the same back to back in
+// groups of 10, N sequential calls in one run, M calls with 10 in flight. Contenders take turns in
+// blocks, so a drift in the machine's load falls on all of them alike.
+
+import { quickJsPeer } from './peer-quickjs.js';
+import { workerThreadsPeer } from './peer-worker-threads.js';
+
+/** A code-mode runtime as the bench drives it: a program body in, its JSON value out. */
+export interface Peer {
+  readonly name: string;
+  /** Does a program run apart from the host's heap, with limits of its own? (The goals compare us with these.) */
+  readonly isolating: boolean;
+  /** Runs a program body (plain JavaScript, top-level await and return, `tools.echo` bound) in a fresh runtime. */
+  run(program: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** What a contender must do for the workloads; our runtime and each peer are one each. */
+export interface Contender {
+  readonly name: string;
+  readonly isolating: boolean;
+  /** One fresh run making one binding call; rejects unless the program returned 2. */
+  oneCall(): Promise<void>;
+  /** Binding calls per second, timed inside one program making `calls` calls with `width` in flight. */
+  callsPerSecond(calls: number, width: number): Promise<number>;
+}
+
+export interface WorkloadPlan {
+  /** Measure the per-run rows (spaced, back to back)? */
+  readonly perRun: boolean;
+  /** Measure the round-trip rows (sequential, 10 in flight)? */
+  readonly rates: boolean;
+  readonly spacedSamples: number;
+  readonly spacingMs: number;
+  readonly backToBackGroups: number;
+  readonly groupSize: number;
+  readonly groupPauseMs: number;
+  readonly sequentialCalls: number;
+  readonly laneCalls: number;
+  readonly rateRepeats: number;
+}
+
+export interface WorkloadFigures {
+  /** Median ms of one run, each started `spacingMs` after the previous one ended. */
+  readonly spacedMs?: number;
+  /** Median ms of one run within groups of `groupSize` runs started with no pause. */
+  readonly backToBackMs?: number;
+  readonly sequentialPerSec?: number;
+  readonly tenLanesPerSec?: number;
+}
+
+export const ONE_CALL_PROGRAM = 'const x = await tools.echo(1); return x + 1;';
+
+/** The rate program, timed inside; `now` is the clock expression the runtime has (QuickJS has no `performance`). */
+export function rateProgram(calls: number, width: number, now = 'Date.now()'): string {
+  return [
+    `const n = ${calls}, width = ${width};`,
+    `const start = ${now};`,
+    'for (let i = 0; i < n; i += width) {',
+    '  if (width === 1) await tools.echo(i);',
+    '  else await Promise.all(Array.from({ length: width }, (_, k) => tools.echo(i + k)));',
+    '}',
+    `return ${now} - start;`,
+  ].join('\n');
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The peers that install from npm and run on Node 20 here (docs/benchmarks.md says why these). */
+export function availablePeers(): Peer[] {
+  return [quickJsPeer(), workerThreadsPeer()];
+}
+
+export function peerContender(peer: Peer): Contender {
+  return {
+    name: peer.name,
+    isolating: peer.isolating,
+    oneCall: async () => {
+      const value = await peer.run(ONE_CALL_PROGRAM);
+      if (value !== 2) throw new Error(`${peer.name}: the one-call program returned ${JSON.stringify(value)}, not 2`);
+    },
+    callsPerSecond: async (calls, width) => {
+      const ms = await peer.run(rateProgram(calls, width));
+      if (typeof ms !== 'number') throw new Error(`${peer.name}: the rate program returned ${JSON.stringify(ms)}`);
+      return calls / (Math.max(ms, 1) / 1000);
+    },
+  };
+}
+
+async function timed(run: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/** Runs the plan's workloads for every contender, in turns, and returns each one's medians by name. */
+export async function measureContenders(contenders: readonly Contender[], plan: WorkloadPlan): Promise<Map<string, WorkloadFigures>> {
+  const spaced = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const backToBack = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const sequential = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const lanes = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  // One unmeasured run each: module loads, JIT, a pool's first fill.
+  for (const contender of contenders) await contender.oneCall();
+
+  if (plan.perRun) {
+    const rounds = Math.max(1, Math.ceil(plan.spacedSamples / plan.groupSize));
+    for (let round = 0; round < rounds; round++) {
+      for (const contender of contenders) {
+        await pause(plan.groupPauseMs);
+        for (let k = 0; k < plan.groupSize; k++) {
+          await pause(plan.spacingMs);
+          spaced.get(contender.name)?.push(await timed(contender.oneCall));
+        }
+      }
+    }
+    // Back to back: within a group no pause at all, so a warm pool can run dry; between groups a
+    // pause long enough to refill it, so every group starts from the same state.
+    for (let group = 0; group < plan.backToBackGroups; group++) {
+      for (const contender of contenders) {
+        await pause(plan.groupPauseMs);
+        for (let k = 0; k < plan.groupSize; k++) backToBack.get(contender.name)?.push(await timed(contender.oneCall));
+      }
+    }
+  }
+
+  if (plan.rates) {
+    for (let repeat = 0; repeat < plan.rateRepeats; repeat++) {
+      for (const contender of contenders) {
+        sequential.get(contender.name)?.push(await contender.callsPerSecond(plan.sequentialCalls, 1));
+        lanes.get(contender.name)?.push(await contender.callsPerSecond(plan.laneCalls, 10));
+      }
+    }
+  }
+
+  const figures = new Map<string, WorkloadFigures>();
+  for (const contender of contenders) {
+    figures.set(contender.name, {
+      ...(plan.perRun
+        ? { spacedMs: median(spaced.get(contender.name) ?? []), backToBackMs: median(backToBack.get(contender.name) ?? []) }
+        : {}),
+      ...(plan.rates
+        ? { sequentialPerSec: median(sequential.get(contender.name) ?? []), tenLanesPerSec: median(lanes.get(contender.name) ?? []) }
+        : {}),
+    });
+  }
+  return figures;
+}
+
+export function formatRate(perSec: number): string {
+  return `${Math.round(perSec).toLocaleString('en-US')} /s`;
+}
+
+/** The comparison as issue 11 lays it out: one column per contender, per-run rows as ratios to `node -e 0`. */
+export function peerTable(contenders: readonly Contender[], figures: ReadonlyMap<string, WorkloadFigures>, plan: WorkloadPlan, baselineMs: number): string[] {
+  const cell = (ms: number | undefined) => (ms === undefined ? '' : `${(ms / baselineMs).toFixed(2)}x (${ms.toFixed(1)} ms)`);
+  const rate = (perSec: number | undefined) => (perSec === undefined ? '' : formatRate(perSec));
+  const rows: [string, (f: WorkloadFigures) => string][] = [];
+  if (plan.perRun) {
+    rows.push([`one call per fresh run, warm, spaced ${plan.spacingMs} ms (ratio to \`node -e 0\`)`, (f) => cell(f.spacedMs)]);
+    rows.push([`the same, back to back (groups of ${plan.groupSize}, median per run)`, (f) => cell(f.backToBackMs)]);
+  }
+  if (plan.rates) {
+    rows.push([`${plan.sequentialCalls.toLocaleString('en-US')} sequential calls in one run`, (f) => rate(f.sequentialPerSec)]);
+    rows.push([`${plan.laneCalls.toLocaleString('en-US')} calls, 10 in flight`, (f) => rate(f.tenLanesPerSec)]);
+  }
+  return [
+    `| | ${contenders.map((c) => `${c.name}${c.isolating ? '' : ' (not isolating)'}`).join(' | ')} |`,
+    `|---|${contenders.map(() => '---').join('|')}|`,
+    ...rows.map(([label, pick]) => `| ${label} | ${contenders.map((c) => pick(figures.get(c.name) ?? {})).join(' | ')} |`),
+  ];
+}
