@@ -259,7 +259,7 @@ async function main(): Promise<void> {
         }
       }
       if (byDefault && mine.sequentialPerSec !== undefined && mine.tenLanesPerSec !== undefined) {
-        rows.push(...(await roundTripRows(label, mine.sequentialPerSec, mine.tenLanesPerSec, contenders, figures)));
+        rows.push(...(await roundTripRows(label, mine.sequentialPerSec, mine.tenLanesPerSec, contenders.slice(1), figures)));
       }
       if (peers.length > 0) peerLines = peerTable(contenders, figures, plan, baseline);
       if (byDefault && PARTS.has('memory')) {
@@ -335,12 +335,12 @@ function missingRow(what: string, file: string): Row {
   return [`${what}: not measured (${file} is not in this tree)`, '', ''];
 }
 
-/** Round trips per second, beside the bare fd-3 echo and the fastest isolating peer of this run. */
+/** Round trips per second, beside the bare fd-3 echo and the fastest isolating one of `peers` in this run. */
 async function roundTripRows(
   label: string,
   sequential: number,
   tenLanes: number,
-  contenders: readonly Contender[],
+  peers: readonly Contender[],
   figures: ReadonlyMap<string, WorkloadFigures>,
 ): Promise<Row[]> {
   const rows: Row[] = [
@@ -372,7 +372,7 @@ async function roundTripRows(
       }),
     );
   }
-  const isolating = contenders.filter((c) => c.isolating && !c.name.startsWith('ours'));
+  const isolating = peers.filter((peer) => peer.isolating);
   for (const [what, ourRate, pick] of [
     ['sequential', sequential, (f: WorkloadFigures) => f.sequentialPerSec],
     ['10 in flight', tenLanes, (f: WorkloadFigures) => f.tenLanesPerSec],
