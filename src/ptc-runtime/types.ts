@@ -56,6 +56,12 @@ export interface RunRequest {
    * For front-ends that stream output; it must not throw (a throw is ignored).
    */
   readonly onLog?: (line: string) => void;
+  /**
+   * Only for a runtime whose `execution` is `in-memory`: the conversation this run belongs to. Runs
+   * with the same key (compared by identity) share one kept process and its top-level names; runs
+   * without a key, or under a stateless runtime, start fresh. A stateless runtime rejects the field.
+   */
+  readonly memoryKey?: object;
 }
 
 /** A request after `resolve`: validated, with deployment defaults filled in. */
@@ -66,6 +72,7 @@ export interface ResolvedRunSpec {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   readonly onLog?: (line: string) => void;
+  readonly memoryKey?: object;
   readonly policy: {
     readonly read: readonly string[];
     readonly write: readonly string[];
@@ -87,9 +94,20 @@ export interface TimeoutDescriptor {
   readonly maxMs: number;
 }
 
+/** The languages a runtime's programs may be written in; each has an SDK renderer (src/codegen). */
+export type PtcLanguage = 'typescript' | 'python';
+
+/**
+ * `stateless` (the default): every program starts in a fresh process. `in-memory`: runs that share a
+ * `memoryKey` run in one kept process whose top-level names persist until it is lost (docs/python-runtime.md).
+ */
+export type ProgramExecution = 'stateless' | 'in-memory';
+
 export interface PtcRuntime {
   /** Selects the SDK renderer and the run_code flavour. */
-  readonly language: 'typescript';
+  readonly language: PtcLanguage;
+  /** Absent means `stateless`. */
+  readonly execution?: ProgramExecution;
   /** The substrate, not its authority. */
   readonly isolation: 'process';
   /** The configured sandbox mode; what is actually enforced is reported per result. */
