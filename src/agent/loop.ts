@@ -61,6 +61,12 @@ export interface AgentRunOptions {
   readonly parent?: SubagentParent;
   /** Nesting depth: 0 for a top-level agent (the default), 1 for a subagent. */
   readonly depth?: number;
+  /**
+   * A later turn of an existing session (`continueSession`): every event of its log so far. The loop
+   * logs `session/resume` instead of `session/start`, the history enters the requests as if the run
+   * had never stopped, and step numbers continue; `maxSteps` bounds this turn (docs/sessions.md).
+   */
+  readonly history?: readonly SessionEvent[];
 }
 
 export interface AgentRunResult {
@@ -77,12 +83,12 @@ export const DEFAULT_MAX_STEPS = 50;
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   const { scope, sink } = options;
   const tools = scope.tools;
-  const events: SessionEvent[] = [];
+  const events: SessionEvent[] = [...(options.history ?? [])];
   const record = (event: SessionEventInput): void => void events.push(sink.append(event));
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  let steps = lastStepOf(events);
+  const lastStep = steps + (options.maxSteps ?? DEFAULT_MAX_STEPS);
   let text = '';
-  let steps = 0;
 
   // Dispatch events are heard on the shared scope: keep only those of this session's own calls.
   const ownCalls = new Set<string>();
@@ -106,17 +112,18 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}) };
   };
 
-  record({
-    type: 'session/start',
-    sessionId: options.sessionId,
-    preset: options.preset,
-    cwd: options.cwd,
-    model: options.model.label,
-    mode: tools.modeFor(scope),
-    pid: process.pid,
-    host: os.hostname(),
-    ...(options.parent ? { parent: { sessionId: options.parent.sessionId, toolCallId: options.parent.toolCallId } } : {}),
-  });
+  const turn = { preset: options.preset, model: options.model.label, mode: tools.modeFor(scope), pid: process.pid, host: os.hostname() };
+  if (options.history === undefined) {
+    record({
+      type: 'session/start',
+      sessionId: options.sessionId,
+      cwd: options.cwd,
+      ...turn,
+      ...(options.parent ? { parent: { sessionId: options.parent.sessionId, toolCallId: options.parent.toolCallId } } : {}),
+    });
+  } else {
+    record({ type: 'session/resume', ...turn });
+  }
   record({ type: 'user/message', text: options.task });
   // The `task` tool reaches this run (its model, log directory, depth) through the `agent` service.
   const withdrawAgent = await provideAgentService(options, (id) => ownCalls.has(id), runAgent);
@@ -124,7 +131,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   try {
     // Read once, so the system prompt stays the same for the whole session even if the agent edits the file.
     const instructions = loadWorkspaceInstructions(options.cwd) ?? false;
-    while (steps < maxSteps) {
+    while (steps < lastStep) {
       if (options.signal?.aborted) return await finish('aborted');
       const step = ++steps;
       options.onProgress?.({ kind: 'step', step });
@@ -276,6 +283,16 @@ async function runToolCalls(
       return result;
     }),
   );
+}
+
+/** The highest step number a log names (0 for none): a resumed turn's steps continue after it. */
+function lastStepOf(events: readonly SessionEvent[]): number {
+  let last = 0;
+  for (const event of events) {
+    if ('step' in event) last = Math.max(last, event.step);
+    else if (event.type === 'session/end') last = Math.max(last, event.steps);
+  }
+  return last;
 }
 
 /** The tool definition as it goes on the wire, for the log. */

@@ -51,6 +51,19 @@ export type SessionEvent = SessionLineMeta &
         /** A subagent's: the session and the `task` call that started it (docs/subagents.md). */
         parent?: { sessionId: string; toolCallId: string };
       }
+    | {
+        /**
+         * A later turn of the same session (`ptc run --resume`): the process, preset and model of this
+         * turn; a `user/message` follows. Step numbers continue from the turns before (docs/sessions.md).
+         */
+        type: 'session/resume';
+        ts: string;
+        preset: string;
+        model: string;
+        mode: 'native' | 'ptc';
+        pid?: number;
+        host?: string;
+      }
     | { type: 'user/message'; ts: string; text: string }
     | { type: 'llm/request'; ts: string; step: number; tools: string[]; system: string; toolSchemas?: JsonValue[] }
     | { type: 'llm/response'; ts: string; step: number; text: string; toolCalls: LoggedToolCall[]; usage: Usage; finishReason?: string }

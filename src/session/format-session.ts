@@ -40,7 +40,11 @@ interface Step {
   readonly notes: string[][];
 }
 
-type Block = { kind: 'user'; text: string } | Step;
+type Block =
+  | { kind: 'user'; text: string }
+  | { kind: 'resume'; event: Ev<'session/resume'> }
+  | { kind: 'turn-end'; event: Ev<'session/end'> }
+  | Step;
 
 export function formatSession(events: readonly SessionEvent[], options: FormatSessionOptions = {}): string {
   const max = options.maxChars ?? SESSION_SHOW_MAX_CHARS;
@@ -118,11 +122,20 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
       case 'llm/error':
         stepBlock(event.step).notes.push([`Model error${event.status !== undefined ? ` (HTTP ${event.status})` : ''}: ${event.message}`]);
         break;
+      case 'session/resume':
+        blocks.push({ kind: 'resume', event });
+        current = undefined;
+        end = undefined;
+        break;
       case 'session/end':
+        // The end of a turn; only the last one, with nothing after it, ends the session for now.
         end = event;
+        blocks.push({ kind: 'turn-end', event });
+        current = undefined;
         break;
     }
   }
+  if (end !== undefined && blocks.at(-1)?.kind === 'turn-end') blocks.pop();
 
   const out: string[] = [];
   if (start) {
@@ -140,6 +153,15 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
       out.push('User:', ...indent(clip(block.text, max), 2));
       continue;
     }
+    if (block.kind === 'turn-end') {
+      out.push(`Turn ended: ${describeEnd(block.event)}`);
+      continue;
+    }
+    if (block.kind === 'resume') {
+      const e = block.event;
+      out.push(`Resumed ${formatTime(e.ts)}: preset ${e.preset} (${e.mode} mode), model ${e.model}`);
+      continue;
+    }
     out.push(block.step === 0 ? 'Before the first request' : `Step ${block.step}`);
     if (block.request) {
       const tools = block.request.tools.length > 0 ? block.request.tools.join(', ') : '(none)';
@@ -155,7 +177,7 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
   }
   out.push('');
   if (end) {
-    out.push(`End: ${end.reason} after ${end.steps} step${end.steps === 1 ? '' : 's'}${end.error ? `: ${end.error}` : ''}`);
+    out.push(`End: ${describeEnd(end)}`);
   } else {
     out.push('No session/end line: the session is still running, or its process died.');
   }
@@ -163,6 +185,10 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
     out.push('', 'Warnings:', ...options.warnings.map((w) => `  ${w}`));
   }
   return out.join('\n') + '\n';
+}
+
+function describeEnd(end: Ev<'session/end'>): string {
+  return `${end.reason} after ${end.steps} step${end.steps === 1 ? '' : 's'}${end.error ? `: ${end.error}` : ''}`;
 }
 
 function formatCall(call: Call, max: number): string[] {

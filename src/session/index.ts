@@ -21,7 +21,7 @@ export {
   type SessionDirOptions,
   type SessionFile,
 } from './paths.js';
-export { createSessionWriter, SessionLogClosedError, type SessionWriter, type SessionWriterOptions } from './writer.js';
+export { appendSessionWriter, createSessionWriter, SessionLogClosedError, type SessionWriter, type SessionWriterOptions } from './writer.js';
 export { findSession, parseSessionLog, readSession, type SessionReadResult } from './reader.js';
 export { SESSION_EVENT_TYPES, sessionEventSchema } from './schema.js';
 export {
@@ -33,3 +33,4 @@ export {
   type SessionSummary,
 } from './list.js';
 export { formatSession, type FormatSessionOptions } from './format-session.js';
+export { continueSession, latestSessionIn, type ContinuedSession } from './continue-session.js';

@@ -8,7 +8,7 @@ import { listSessionFiles } from './paths.js';
 import { readSession } from './reader.js';
 
 /**
- * How a session ended: its `session/end` reason; without that line, `running` (its process is alive
+ * How a session's latest turn ended: its `session/end` reason; without that line, `running` (its process is alive
  * on this host), `crashed` (its process is gone, or the log ends in a torn line), or `incomplete`
  * (no way to tell: the log names no process, or one on another host).
  */
@@ -22,7 +22,15 @@ export interface SessionSummary {
   readonly startedAt: string | undefined;
   readonly preset: string | undefined;
   readonly model: string | undefined;
-  /** `session/end.steps`, else the highest step any event names. */
+  /** The workspace of `session/start`. */
+  readonly cwd: string | undefined;
+  /** A subagent's parent session (`session/start.parent`). */
+  readonly parentSessionId: string | undefined;
+  /** Turns of the conversation: the first, plus one per `session/resume`. */
+  readonly turns: number;
+  /** ISO time of the last event; undefined for an empty log. */
+  readonly lastEventAt: string | undefined;
+  /** The highest step any event names (step numbers continue across turns). */
   readonly steps: number;
   readonly outcome: SessionOutcome;
   /** The reader's warnings (torn or invalid lines). */
@@ -59,30 +67,41 @@ export function summarizeSession(
   options: ListSessionsOptions = {},
 ): SessionSummary {
   let start: Extract<SessionEvent, { type: 'session/start' }> | undefined;
+  // The latest turn (its start or resume line) and whether a session/end closed it.
+  let turn: Extract<SessionEvent, { type: 'session/start' | 'session/resume' }> | undefined;
   let end: Extract<SessionEvent, { type: 'session/end' }> | undefined;
+  let turns = 0;
   let maxStep = 0;
   for (const event of events) {
-    if (event.type === 'session/start') start ??= event;
-    else if (event.type === 'session/end') end = event;
-    else if ('step' in event) maxStep = Math.max(maxStep, event.step);
+    if (event.type === 'session/start' || event.type === 'session/resume') {
+      if (event.type === 'session/start') start ??= event;
+      turn = event;
+      end = undefined;
+      turns++;
+    } else if (event.type === 'session/end') {
+      end = event;
+      maxStep = Math.max(maxStep, event.steps);
+    } else if ('step' in event) maxStep = Math.max(maxStep, event.step);
   }
-  let outcome: SessionOutcome;
-  if (end) outcome = end.reason;
-  else outcome = liveness(start, warnings, options);
+  const outcome: SessionOutcome = end ? end.reason : liveness(turn, warnings, options);
   return {
     id,
     file,
     startedAt: start?.ts ?? events[0]?.ts,
     preset: start?.preset,
     model: start?.model,
-    steps: end?.steps ?? maxStep,
+    cwd: start?.cwd,
+    parentSessionId: start?.parent?.sessionId,
+    turns: Math.max(turns, events.length > 0 ? 1 : 0),
+    lastEventAt: events.at(-1)?.ts,
+    steps: maxStep,
     outcome,
     warnings,
   };
 }
 
 function liveness(
-  start: Extract<SessionEvent, { type: 'session/start' }> | undefined,
+  start: Extract<SessionEvent, { type: 'session/start' | 'session/resume' }> | undefined,
   warnings: readonly string[],
   options: ListSessionsOptions,
 ): SessionOutcome {
@@ -93,7 +112,8 @@ function liveness(
   return warnings.some((w) => w.includes('torn last line')) ? 'crashed' : 'incomplete';
 }
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process of this host has `pid` (one of another user counts). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

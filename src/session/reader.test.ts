@@ -37,6 +37,7 @@ const EVERY_TYPE: SessionEventInput[] = [
   { type: 'tool/result', id: 'c1', name: 'run_code', content: 'TIMEOUT', isError: true, error: { code: 'TIMEOUT', message: 'slow' } },
   { type: 'context/deferred', step: 1, source: 'lint', text: 'a.ts: 1 warning' },
   { type: 'llm/error', step: 2, message: 'Service Unavailable', status: 503 },
+  { type: 'session/resume', preset: 'ptc', model: 'deepseek-chat', mode: 'ptc', pid: 4242, host: 'h' },
   { type: 'session/end', reason: 'error', steps: 2, error: 'Service Unavailable' },
 ];
 

@@ -37,6 +37,15 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     host: z.string().optional(),
     parent: z.object({ sessionId: z.string(), toolCallId: z.string() }).optional(),
   }),
+  z.object({
+    type: z.literal('session/resume'),
+    ...line,
+    preset: z.string(),
+    model: z.string(),
+    mode: z.enum(['native', 'ptc']),
+    pid: z.number().int().optional(),
+    host: z.string().optional(),
+  }),
   z.object({ type: z.literal('user/message'), ...line, text: z.string() }),
   z.object({
     type: z.literal('llm/request'),

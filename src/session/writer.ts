@@ -7,7 +7,7 @@
 // end of each step and of the session. A write queue would save the caller ~microseconds per line
 // but leave the newest lines in user space when the process dies, which is exactly when they matter.
 
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 import { ConfigError } from '../errors.js';
@@ -71,7 +71,7 @@ export function createSessionWriter(options: SessionWriterOptions): SessionWrite
     try {
       // 'ax': O_APPEND | O_CREAT | O_EXCL. Private: logs hold prompts and tool output.
       const fd = openSync(file, 'ax', 0o600);
-      return new FileSessionWriter(fd, sessionId, file, maxLineBytes, options.now ?? (() => new Date()));
+      return new FileSessionWriter(fd, sessionId, file, maxLineBytes, options.now ?? (() => new Date()), false);
     } catch (error) {
       if (errnoCode(error) === 'EEXIST') {
         if (attempt < attempts) continue;
@@ -80,6 +80,34 @@ export function createSessionWriter(options: SessionWriterOptions): SessionWrite
       throw new ConfigError(`Cannot create the session log ${file}: ${describe(error)}. Pass --session-dir <dir> or set PTC_HOME.`, { cause: error });
     }
   }
+}
+
+/**
+ * A writer that appends to the existing log `file` (a later turn: docs/sessions.md). The caller
+ * holds the session's turn lock (session-lock.ts). A log whose last line is torn gets its next line
+ * on a fresh one, so the fragment stays one bad line for the reader to skip.
+ */
+export function appendSessionWriter(file: string, sessionId: string, options: Omit<SessionWriterOptions, 'dir' | 'sessionId'> = {}): SessionWriter {
+  const maxLineBytes = options.maxLineBytes ?? MAX_SESSION_LINE_BYTES;
+  let fd: number;
+  try {
+    fd = openSync(file, 'a', 0o600);
+  } catch (error) {
+    throw new ConfigError(`Cannot open the session log ${file} to continue it: ${describe(error)}.`, { cause: error });
+  }
+  const size = fstatSync(fd).size;
+  let torn = false;
+  if (size > 0) {
+    const last = Buffer.alloc(1);
+    const read = openSync(file, 'r');
+    try {
+      readSync(read, last, 0, 1, size - 1);
+    } finally {
+      closeSync(read);
+    }
+    torn = last[0] !== 0x0a;
+  }
+  return new FileSessionWriter(fd, sessionId, file, maxLineBytes, options.now ?? (() => new Date()), torn);
 }
 
 // No parameter properties: the sources must stay erasable by a strip-only TypeScript loader.
@@ -94,8 +122,9 @@ class FileSessionWriter implements SessionWriter {
   // fragment stays a single bad line for the reader to skip instead of corrupting the next event.
   private midLine = false;
 
-  constructor(fd: number, sessionId: string, file: string, maxLineBytes: number, now: () => Date) {
+  constructor(fd: number, sessionId: string, file: string, maxLineBytes: number, now: () => Date, midLine: boolean) {
     this.fd = fd;
+    this.midLine = midLine;
     this.sessionId = sessionId;
     this.file = file;
     this.maxLineBytes = maxLineBytes;
