@@ -91,28 +91,50 @@ export interface ExecOptions extends PolicyOptions {
   readonly json?: boolean;
   /** Program text read from stdin by the caller when `file` is `-`. */
   readonly stdin?: () => Promise<string>;
+  /**
+   * Where each log line goes as the program writes it (the CLI: stderr). Lines it did not receive
+   * while the program ran lead the result's `stderr`, so none is lost. Unused with `json`: the logs
+   * are in the object and stderr stays quiet.
+   */
+  readonly writeLog?: (line: string) => void;
 }
 
 /** The `ptc exec --json` object (README, "ptc exec --json"). */
 export type { ExecJson };
 
-/** `ptc exec <file|->`: runs one program body against the preset's tools, no model involved. */
+/**
+ * `ptc exec <file|->`: runs one program body against the preset's tools, no model involved. stdout
+ * carries the value alone (or, with `json`, the one JSON object), so it can be piped to a parser; the
+ * program's logs go to `writeLog` as they happen.
+ */
 export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
   const code = await readProgram(options);
-  const { file: _file, maxParallel, json: _json, stdin: _stdin, ...policy } = options;
+  const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, ...policy } = options;
   const harnessOptions = { ...policy, ...(maxParallel !== undefined ? { maxParallelSubCalls: maxParallel } : {}) };
+  // With --json the object is the whole record (logs included) and stderr stays quiet.
+  const writeLog = options.json ? undefined : options.writeLog;
+  let streamed = 0;
+  const onLog = writeLog
+    ? (line: string) => {
+        streamed++;
+        writeLog(line);
+      }
+    : undefined;
   return withHarness(harnessOptions, async (harness) => {
     // Whatever the preset's presentation, the program runs in a ptc scope over its tools.
     const scope = await harness.ptcScope();
     const label = options.file === '-' ? 'ptc exec (stdin)' : `ptc exec ${options.file}`;
-    const { json: result } = await execProgram(scope, { args: { code, description: label }, id: 'exec' });
+    const { json: result } = await execProgram(scope, { args: { code, description: label }, id: 'exec', ...(onLog ? { onLog } : {}) });
     const { value, logs, error } = result;
     if (options.json) return { stdout: `${JSON.stringify(result, null, 2)}\n`, exitCode: result.ok ? 0 : 1 };
-    const shown = [...logs];
-    if (value !== undefined) shown.push(renderJson(value));
-    const stdout = shown.length > 0 ? `${shown.join('\n')}\n` : '';
-    if (!error) return { stdout, exitCode: 0 };
-    return { stdout, stderr: `ptc: ${error.code}: ${error.message}\n`, exitCode: 1 };
+    // Lines not streamed (no writeLog, or a runtime without onLog) come first on stderr, in order.
+    const rest = logs
+      .slice(streamed)
+      .map((line) => `${line}\n`)
+      .join('');
+    const stdout = value !== undefined ? `${renderJson(value)}\n` : '';
+    if (!error) return { stdout, ...(rest ? { stderr: rest } : {}), exitCode: 0 };
+    return { stdout, stderr: `${rest}ptc: ${error.code}: ${error.message}\n`, exitCode: 1 };
   });
 }
 

@@ -3,14 +3,17 @@
 // 0 success, 1 the program or agent failed, 2 usage or configuration error — never a stack trace
 // for a user error.
 
+//
+// Startup cost: `ptc --help` and `ptc --version` must start about as fast as `node -e 0` (README,
+// "CLI"). This module therefore imports only commander and the dependency-free error classes; each
+// action imports the modules its command needs when it runs (`await import(...)`). Type-only imports
+// are erased and cost nothing.
+
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
-import { serveMcpStdio } from '../mcp/server/index.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import { runRunCommand, runSessionsList, runSessionsShow } from './agent-commands.js';
-import { harnessOptionsOf, runExecCommand, runSdkCommand, runToolsCommand, type CommandOutput } from './commands.js';
-import { runPresetsList, runPresetsShow } from './preset-commands.js';
+import type { CommandOutput } from './commands.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -92,12 +95,15 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .option('--max-parallel <n>', 'overlapping concurrency-safe sub-calls (default 10, 1 = serial)', positiveInteger('--max-parallel'))
     .option('--json', 'print one JSON object on stdout and nothing else there')
     .action(async (file: string, o: PolicyFlags & { maxParallel?: number }) => {
+      const { runExecCommand } = await import('./commands.js');
       print(
         await runExecCommand({
           file,
           ...policyFromFlags(o),
           ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
           stdin: readStdin,
+          // Each log line reaches stderr as the program writes it; stdout keeps the value alone.
+          writeLog: (line) => void process.stderr.write(`${line}\n`),
         }),
       );
     });
@@ -109,6 +115,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .option('--session-dir <dir>', 'where the JSONL session log goes (default ~/.ptc/sessions, env PTC_HOME)')
     .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage}')
     .action(async (task: string, o: PolicyFlags & { model?: string; baseUrl?: string; maxSteps?: number; sessionDir?: string }) => {
+      const { runRunCommand } = await import('./agent-commands.js');
       const controller = new AbortController();
       const onSignal = () => controller.abort();
       process.once('SIGINT', onSignal);
@@ -139,14 +146,20 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .command('list')
     .description('list sessions: id, start time, preset, model, steps, outcome')
     .option('--session-dir <dir>', 'session directory (default ~/.ptc/sessions, env PTC_HOME)')
-    .action((o: { sessionDir?: string }) => print(runSessionsList({ ...o, env: process.env })));
+    .action(async (o: { sessionDir?: string }) => {
+      const { runSessionsList } = await import('./agent-commands.js');
+      print(runSessionsList({ ...o, env: process.env }));
+    });
   sessions
     .command('show')
     .description('show a session; with --request <step>, the messages and tools of that request, rebuilt from the log')
     .argument('<id>', 'session id (a unique prefix works)')
     .option('--request <step>', 'rebuild the request of this step (from 1)', positiveInteger('--request'))
     .option('--session-dir <dir>', 'session directory (default ~/.ptc/sessions, env PTC_HOME)')
-    .action((id: string, o: { request?: number; sessionDir?: string }) => print(runSessionsShow({ ...o, id, env: process.env })));
+    .action(async (id: string, o: { request?: number; sessionDir?: string }) => {
+      const { runSessionsShow } = await import('./agent-commands.js');
+      print(runSessionsShow({ ...o, id, env: process.env }));
+    });
   sessions.exitOverride();
   for (const command of sessions.commands) command.exitOverride();
 
@@ -158,7 +171,10 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(mcpConfigOption())
     .addOption(cwdOption())
     .addOption(new Option('--lang <lang>', 'SDK language').choices(['ts']).default('ts'))
-    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string }) => print(await runSdkCommand(workspaceFlags(o))));
+    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string }) => {
+      const { runSdkCommand } = await import('./commands.js');
+      print(await runSdkCommand(workspaceFlags(o)));
+    });
 
   program
     .command('tools')
@@ -168,9 +184,10 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(mcpConfigOption())
     .addOption(cwdOption())
     .option('--json', 'print the tools as JSON (name, description, inputSchema, outputSchema, executionMode)')
-    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; json?: boolean }) =>
-      print(await runToolsCommand({ ...workspaceFlags(o), ...(o.json ? { json: true } : {}) })),
-    );
+    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; json?: boolean }) => {
+      const { runToolsCommand } = await import('./commands.js');
+      print(await runToolsCommand({ ...workspaceFlags(o), ...(o.json ? { json: true } : {}) }));
+    });
 
   const mcp = program.command('mcp').description('Model Context Protocol: serve code mode to MCP clients');
   // Every policy flag of exec (and --mcp-config, which addPolicyOptions carries) applies to the served preset.
@@ -178,6 +195,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .option('--max-parallel <n>', 'overlapping concurrency-safe sub-calls (default 10, 1 = serial)', positiveInteger('--max-parallel'))
     .action(async (o: PolicyFlags & { maxParallel?: number }) => {
       // stdout is the protocol: the command prints nothing itself, and serveMcpStdio keeps everyone else off it.
+      const [{ harnessOptionsOf }, { serveMcpStdio }] = await Promise.all([import('./commands.js'), import('../mcp/server/serve-stdio.js')]);
       const controller = new AbortController();
       const onSignal = () => controller.abort();
       process.once('SIGINT', onSignal);
@@ -199,7 +217,10 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .command('list')
     .description('name, where it comes from, description')
     .addOption(cwdOption())
-    .action((o: { cwd?: string }) => print(runPresetsList({ ...o, env: process.env })));
+    .action(async (o: { cwd?: string }) => {
+      const { runPresetsList } = await import('./preset-commands.js');
+      print(runPresetsList({ ...o, env: process.env }));
+    });
   presets
     .command('show')
     .description('the rows of a preset, its tools and their presentation')
@@ -207,9 +228,10 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(pluginOption())
     .addOption(cwdOption())
     .option('--json', 'print the assembled preset as JSON')
-    .action(async (name: string, o: { plugin?: string[]; cwd?: string; json?: boolean }) =>
-      print(await runPresetsShow({ name, ...workspaceFlags({ ...o, preset: name }), ...(o.json ? { json: true } : {}), env: process.env })),
-    );
+    .action(async (name: string, o: { plugin?: string[]; cwd?: string; json?: boolean }) => {
+      const { runPresetsShow } = await import('./preset-commands.js');
+      print(await runPresetsShow({ name, ...workspaceFlags({ ...o, preset: name }), ...(o.json ? { json: true } : {}), env: process.env }));
+    });
   presets.exitOverride();
   for (const command of presets.commands) command.exitOverride();
 

@@ -41,6 +41,8 @@ export interface ExecProgramOptions {
   readonly onDispatchStart?: (event: PtcDispatchStart) => void;
   /** A sub-call of this run settled. */
   readonly onDispatch?: (event: PtcDispatchSettle) => void;
+  /** The program wrote a log line (while it runs; the line is also in `json.logs`). */
+  readonly onLog?: (line: string) => void;
 }
 
 export interface ExecProgramResult {
@@ -69,6 +71,13 @@ export async function execProgram(scope: Context, options: ExecProgramOptions): 
       dispatches.push(event);
       options.onDispatch?.(event);
     }),
+    ...(options.onLog
+      ? [
+          scope.on('tool/ptc-log', (event) => {
+            if (event.id === id) options.onLog?.(event.line);
+          }),
+        ]
+      : []),
     scope.on('tool/ptc-run', (event) => {
       if (event.id === id) run = event;
     }),

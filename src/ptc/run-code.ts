@@ -41,6 +41,8 @@ declare module '../context/context.js' {
   interface Events {
     /** A program finished (value or failure) and every sub-call has settled. Log-only. */
     'tool/ptc-run'(event: PtcRunEvent): void;
+    /** A program wrote a log line (it is also in the result's logs). Log-only, for streaming front-ends. */
+    'tool/ptc-log'(event: { readonly id: string; readonly line: string }): void;
     /** A program's sub-call entered the dispatch pool. Log-only: never model history. */
     'tool/ptc-dispatch-start'(event: PtcDispatchStart): void;
     /** A program's sub-call settled (or was abandoned), with its full rendered content. Log-only. */
@@ -117,6 +119,7 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
           cwd: options.cwd,
           ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
           signal: bridge.signal,
+          onLog: (line) => scope.emit('tool/ptc-log', { id: exec.callId, line }),
           ...(options.policy ? { policy: options.policy } : {}),
         });
         result = await runtime.run(spec);

@@ -145,12 +145,72 @@ describe('ptc exec', () => {
     },
   );
 
-  it('find-todos finds the TODO and FIXME lines and prints the summary', () => {
+  it('find-todos finds the TODO and FIXME lines: the value alone on stdout, the summary log on stderr', () => {
     const cwd = exampleWorkspace();
-    const { code, stdout } = ptc(['exec', path.join(examples, 'find-todos.ts'), '--cwd', cwd]);
+    const { code, stdout, stderr } = ptc(['exec', path.join(examples, 'find-todos.ts'), '--cwd', cwd]);
     expect(code).toBe(0);
-    expect(stdout).toContain('2 TODO/FIXME lines in 1 files');
-    expect(stdout).toContain('"path": "src/a.ts"');
+    expect(stderr).toBe('2 TODO/FIXME lines in 1 files\n');
+    // `ptc exec prog.ts | jq`: stdout parses as the value itself.
+    expect(JSON.parse(stdout)).toEqual([expect.objectContaining({ path: 'src/a.ts', count: 2 })]);
+  });
+
+  it('with logs present, stdout parses as the value (or, with --json, the one object) and the logs are on stderr', () => {
+    const program = 'console.log("one"); console.error("two"); process.stdout.write("raw\\n"); return { n: 42, s: "x" };';
+    const human = ptc(['exec', '-'], { input: program });
+    expect(human.code).toBe(0);
+    expect(JSON.parse(human.stdout)).toEqual({ n: 42, s: 'x' });
+    expect(human.stderr).toBe('one\ntwo\nraw\n');
+    const json = ptc(['exec', '-', '--json'], { input: program });
+    expect(json.code).toBe(0);
+    // --json keeps the logs in the object and stderr quiet: the object is the whole record.
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, value: { n: 42, s: 'x' }, logs: ['one', 'two', 'raw'] });
+  });
+
+  it('a program that returns nothing prints nothing on stdout; its logs still reach stderr', () => {
+    const { code, stdout, stderr } = ptc(['exec', '-'], { input: 'console.log("only a log");' });
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('only a log\n');
+  });
+
+  it('streams each log line to stderr while the program runs', async () => {
+    // The program logs, then waits for a file that the test creates only once that log line has
+    // reached it on stderr: if logs were held until the program ended, it would end by TIMEOUT.
+    const dir = fs.mkdtempSync(path.join(workspace, 'stream-'));
+    const program = [
+      'console.log("first");',
+      'const fs = await import("node:fs");',
+      'while (!fs.existsSync("go")) await new Promise((r) => setTimeout(r, 20));',
+      'console.log("second");',
+      'return { done: true };',
+    ].join('\n');
+    const child = spawn(process.execPath, [bin, 'exec', '-', '--cwd', dir, '--timeout', '15000'], {
+      cwd: workspace,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace },
+    });
+    let stdout = '';
+    let stderr = '';
+    let stdoutWhenFirstSeen: string | undefined;
+    let exitedWhenFirstSeen: boolean | undefined;
+    let exited = false;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stdoutWhenFirstSeen === undefined && stderr.includes('first\n')) {
+        stdoutWhenFirstSeen = stdout;
+        exitedWhenFirstSeen = exited;
+        fs.writeFileSync(path.join(dir, 'go'), '');
+      }
+    });
+    child.on('exit', () => (exited = true));
+    child.stdin.end(program);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(exitedWhenFirstSeen).toBe(false);
+    expect(stdoutWhenFirstSeen).toBe('');
+    expect(stderr).toBe('first\nsecond\n');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ done: true });
   });
 
   it('the README\'s own-tools example: a preset file loading a TypeScript plugin with a zod tool, run by ptc exec', () => {
@@ -182,8 +242,8 @@ describe('ptc exec', () => {
     const program = 'console.log("before");\nthrow new TypeError("nope");';
     const human = ptc(['exec', '-'], { input: program });
     expect(human.code).toBe(1);
-    expect(human.stdout).toBe('before\n');
-    expect(human.stderr).toMatch(/^ptc: EXCEPTION: TypeError: nope \(program\.ts:2:\d+\)/);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toMatch(/^before\nptc: EXCEPTION: TypeError: nope \(program\.ts:2:\d+\)/);
     expectNoStack(human.stderr);
     const json = ptc(['exec', '-', '--json'], { input: program });
     expect(json.code).toBe(1);
