@@ -46,6 +46,11 @@ class Session {
   #pendingArgsBytes = 0;
   #lastCallId = 0;
   #settled = false;
+  /** Reply lines not yet written: the replies of one turn of the event loop go out in one write. */
+  #outgoing: string[] = [];
+  #outgoingBytes = 0;
+  #lastOutgoing: ResultFrame | undefined;
+  #flushScheduled = false;
   #deadline: NodeJS.Timeout | undefined;
   #watchdog: NodeJS.Timeout | undefined;
   #onAbort: (() => void) | undefined;
@@ -297,9 +302,34 @@ class Session {
       this.#sendError(frame.id, `the result is ${bytes} bytes, more than the ${this.#input.limits.maxFrameBytes}-byte channel limit; ask for less (a range, a filter)`);
       return;
     }
+    this.#outgoing.push(line);
+    this.#outgoingBytes += bytes;
+    this.#lastOutgoing = frame;
+    // Replies batch up only to a small size, so the bound on queued bytes below is checked as often
+    // as it was with one write per reply.
+    if (this.#outgoingBytes >= REPLY_BATCH_BYTES) {
+      this.#flush();
+      return;
+    }
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      // Queued from a binding's settlement (a microtask), the tick runs once every reply that is
+      // ready in this turn has been queued (docs/control-channel.md, "Hot path").
+      process.nextTick(() => this.#guard(() => this.#flush()));
+    }
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const frame = this.#lastOutgoing;
+    if (this.#settled || frame === undefined || this.#outgoing.length === 0) return;
+    const text = this.#outgoing.length === 1 ? (this.#outgoing[0] as string) : this.#outgoing.join('');
+    this.#outgoing = [];
+    this.#outgoingBytes = 0;
+    this.#lastOutgoing = undefined;
     // A child that stops reading (its event loop blocked, or forged calls it never reads the replies
     // of) would make the host buffer every reply: the queue is bounded per run.
-    const queued = this.#input.child.send(frame, line);
+    const queued = this.#input.child.send(frame, text);
     if (queued > MAX_QUEUED_REPLY_BYTES) {
       this.#protocol(
         `the program stopped reading its replies (${queued} bytes queued, more than ${MAX_QUEUED_REPLY_BYTES}); ` +
@@ -320,6 +350,7 @@ class Session {
   #settle(outcome: { value?: JsonValue; error?: ErrorInfo }): void {
     if (this.#settled) return;
     this.#settled = true;
+    this.#outgoing = [];
     if (this.#deadline !== undefined) clearTimeout(this.#deadline);
     if (this.#watchdog !== undefined) clearInterval(this.#watchdog);
     if (this.#onAbort !== undefined) this.#input.spec.signal?.removeEventListener('abort', this.#onAbort);
@@ -338,6 +369,9 @@ class Session {
     void this.#input.child.dispose().then(() => this.#resolve(result));
   }
 }
+
+/** Replies written together at most: small, so a batch never delays the queued-bytes check much. */
+const REPLY_BATCH_BYTES = 64 * 1024;
 
 /** The binding function for `global[member]`, own members only (a null-prototype table from resolve). */
 function lookupBinding(spec: ResolvedRunSpec, global: string, member: string): BindingFunction | undefined {

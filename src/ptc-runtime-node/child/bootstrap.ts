@@ -21,6 +21,8 @@ const stringify = JSON.stringify;
 const parseJson = JSON.parse;
 const byteLength = Buffer.byteLength;
 const exitProcess = process.exit.bind(process);
+const nextTick = process.nextTick;
+const captureStackTrace = Error.captureStackTrace;
 const getPrototypeOf = Object.getPrototypeOf;
 const objectPrototype = Object.prototype;
 const arrayPrototype = Array.prototype;
@@ -59,8 +61,33 @@ let started = false;
 let finished = false;
 let outputBytes = 0;
 
+/** Call frames made in one turn of the event loop, written together (docs/control-channel.md, "Hot path"). */
+let outgoing = '';
+let flushScheduled = false;
+
+function queueFrame(line: string): void {
+  outgoing += line + '\n';
+  if (!flushScheduled) {
+    flushScheduled = true;
+    // A tick queued from a microtask runs once the microtask queue is empty: every call the program
+    // starts before it next waits on I/O goes out in one write.
+    nextTick(flushFrames);
+  }
+}
+
+function flushFrames(): void {
+  flushScheduled = false;
+  if (outgoing === '') return;
+  const text = outgoing;
+  outgoing = '';
+  channel.write(text);
+}
+
+/** Writes a frame at once, after the queued ones (logs and `done` are never held back). */
 function write(line: string): void {
-  channel.write(line + '\n');
+  const text = outgoing + line + '\n';
+  outgoing = '';
+  channel.write(text);
 }
 
 // The host ending the channel means it is gone or done with us.
@@ -206,28 +233,48 @@ function flushRaw(): void {
 
 // ---- bindings ----
 
-interface PendingCall {
-  readonly resolve: (value: JsonValue | undefined) => void;
-  readonly reject: (error: unknown) => void;
+/** One member of a binding namespace, with the fixed text of its call frames built once. */
+interface Member {
   readonly binding: ChildBinding;
-  readonly member: string;
-  readonly site: string;
-  readonly bytes: number;
+  readonly name: string;
+  /** How messages name it: `tools.read` or `tools["my-read"]`. */
+  readonly label: string;
+  /** The frame up to the arguments: `{"type":"call","global":…,"member":…,"args":`. */
+  readonly head: string;
+  /** Bytes of `head` plus the id, the closing brace and the LF, at most. */
+  readonly fixedBytes: number;
+  /** The function the program calls; stack capture starts below it. */
+  fn: (args?: unknown) => Promise<JsonValue | undefined>;
 }
 
-interface QueuedCall {
-  readonly frameFor: (id: number) => string;
-  readonly pending: Omit<PendingCall, 'bytes'>;
+/**
+ * Where the program made a call. Error.captureStackTrace records the frames; V8 formats them only
+ * when `stack` is read, which happens only if the call fails (docs/control-channel.md, "Hot path").
+ */
+interface CallSite {
+  stack?: unknown;
+}
+
+interface Call {
+  readonly member: Member;
+  readonly resolve: (value: JsonValue | undefined) => void;
+  readonly reject: (error: unknown) => void;
+  readonly site: CallSite;
   readonly bytes: number;
+  /** The arguments' JSON until the frame is written. */
+  args: string;
 }
 
 type ErrorConstructorLike = new (message?: string, member?: string) => Error;
 
 let nextCallId = 1;
 let pendingArgsBytes = 0;
-const pendingCalls = new Map<number, PendingCall>();
-const waitingCalls: QueuedCall[] = [];
+const pendingCalls = new Map<number, Call>();
+const waitingCalls: Call[] = [];
 const errorClasses = new Map<string, ErrorConstructorLike>();
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** `,"id":` + up to 16 digits + `}` + LF. */
+const ID_TAIL_BYTES = 24;
 
 function makeErrorClass(name: string, memberNameProperty: string): ErrorConstructorLike {
   const created = class extends Error {
@@ -243,68 +290,85 @@ function makeErrorClass(name: string, memberNameProperty: string): ErrorConstruc
   return created;
 }
 
-/** Only the program's frames of a stack captured in the bootstrap: where the program made the call. */
-function programFrames(stack: string | undefined): string {
-  return (stack ?? '')
-    .split('\n')
-    .filter((line) => line.includes(PROGRAM_FILENAME))
-    .join('\n');
+/** Only the program's frames of a captured call site: where the program made the call. */
+function programFrames(site: CallSite): string {
+  try {
+    // Reading `stack` formats it now, through whatever Error.prepareStackTrace the program installed.
+    const stack = site.stack;
+    if (typeof stack !== 'string') return '';
+    return stack
+      .split('\n')
+      .filter((line) => line.includes(PROGRAM_FILENAME))
+      .join('\n');
+  } catch {
+    return '';
+  }
 }
 
-function callError(binding: ChildBinding, member: string, message: string, site: string, code?: string): Error {
-  const errorClass = binding.errorClass;
+function callError(member: Member, message: string, site: CallSite, code?: string): Error {
+  const errorClass = member.binding.errorClass;
   const ctor = errorClass === null ? undefined : errorClasses.get(errorClass.name);
-  const error = ctor === undefined ? new Error(message) : new ctor(message, member);
+  const error = ctor === undefined ? new Error(message) : new ctor(message, member.name);
   if (code !== undefined && !(errorClass !== null && errorClass.memberNameProperty === 'code')) {
     defineProperty(error, 'code', { value: code, enumerable: true, writable: true, configurable: true });
   }
+  const frames = programFrames(site);
   defineProperty(error, 'stack', {
-    value: `${error.name}: ${message}${site === '' ? '' : '\n' + site}`,
+    value: `${error.name}: ${message}${frames === '' ? '' : '\n' + frames}`,
     writable: true,
     configurable: true,
   });
   return error;
 }
 
-function callBinding(binding: ChildBinding, member: string, args: unknown): Promise<JsonValue | undefined> {
+function callBinding(member: Member, args: unknown): Promise<JsonValue | undefined> {
   if (finished) return new Promise(() => undefined);
-  const site = programFrames(new Error().stack);
-  const label = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(member) ? `${binding.global}.${member}` : `${binding.global}[${stringify(member)}]`;
+  const site: CallSite = {};
+  captureStackTrace(site, member.fn);
   // Arguments cross losslessly or not at all: JSON.stringify would silently drop undefined, turn NaN
   // into null and Dates into strings. An omitted argument is an empty object.
   const json = args === undefined ? '{}' : toJsonText(args);
   if (typeof json !== 'string') {
     const problem = json;
     const at = problem.path === '' ? 'the argument itself' : `at ${problem.path}`;
-    const message = `Invalid arguments for ${label}: ${at}: ${problem.reason}. Pass plain JSON values.`;
-    return Promise.reject(callError(binding, member, message, site, 'INVALID_ARGS'));
+    const message = `Invalid arguments for ${member.label}: ${at}: ${problem.reason}. Pass plain JSON values.`;
+    return Promise.reject(callError(member, message, site, 'INVALID_ARGS'));
   }
-  const head = `{"type":"call","global":${stringify(binding.global)},"member":${stringify(member)},"args":${json},"id":`;
-  const bytes = byteLength(head, 'utf8') + 24;
+  // Exact bytes: the host counts the same for its in-flight bound.
+  const bytes = member.fixedBytes + byteLength(json, 'utf8');
   if (bytes > limits.maxFrameBytes) {
     return Promise.reject(
-      callError(binding, member, `the argument of ${label} is ${bytes} bytes; the limit is ${limits.maxFrameBytes} bytes`, site),
+      callError(member, `the argument of ${member.label} is ${bytes} bytes; the limit is ${limits.maxFrameBytes} bytes`, site),
     );
   }
   return new Promise((resolve, reject) => {
-    waitingCalls.push({ frameFor: (id) => `${head}${id}}`, pending: { resolve, reject, binding, member, site }, bytes });
-    sendWaitingCalls();
+    const call: Call = { member, resolve, reject, site, bytes, args: json };
+    if (waitingCalls.length === 0 && hasRoomFor(call)) sendCall(call);
+    else waitingCalls.push(call);
   });
 }
 
-/** Sends queued calls while the pending count and bytes allow (one call always goes when none is pending). */
+/** Whether the pending count and bytes allow one more call (one always goes when none is pending). */
+function hasRoomFor(call: Call): boolean {
+  if (pendingCalls.size >= limits.maxPendingCalls) return false;
+  return pendingCalls.size === 0 || pendingArgsBytes + call.bytes <= limits.maxPendingArgsBytes;
+}
+
+function sendCall(call: Call): void {
+  const id = nextCallId++;
+  pendingCalls.set(id, call);
+  pendingArgsBytes += call.bytes;
+  queueFrame(`${call.member.head}${call.args},"id":${id}}`);
+  call.args = '';
+}
+
+/** Sends queued calls in order while there is room. */
 function sendWaitingCalls(): void {
   while (waitingCalls.length > 0 && !finished) {
-    const next = waitingCalls[0] as QueuedCall;
-    const full =
-      pendingCalls.size >= limits.maxPendingCalls ||
-      (pendingCalls.size > 0 && pendingArgsBytes + next.bytes > limits.maxPendingArgsBytes);
-    if (full) return;
+    const next = waitingCalls[0] as Call;
+    if (!hasRoomFor(next)) return;
     waitingCalls.shift();
-    const id = nextCallId++;
-    pendingCalls.set(id, { ...next.pending, bytes: next.bytes });
-    pendingArgsBytes += next.bytes;
-    write(next.frameFor(id));
+    sendCall(next);
   }
 }
 
@@ -314,8 +378,8 @@ function onResult(frame: ResultFrame): void {
   pendingCalls.delete(frame.id);
   pendingArgsBytes -= call.bytes;
   if (frame.ok) call.resolve(frame.value);
-  else call.reject(callError(call.binding, call.member, frame.error.message, call.site, frame.error.code));
-  sendWaitingCalls();
+  else call.reject(callError(call.member, frame.error.message, call.site, frame.error.code));
+  if (waitingCalls.length > 0) sendWaitingCalls();
 }
 
 function installBindings(bindings: readonly ChildBinding[]): void {
@@ -327,10 +391,19 @@ function installBindings(bindings: readonly ChildBinding[]): void {
     }
     // A null-prototype object: any member name, "__proto__" and "constructor" included, is an own member.
     const namespace = Object.create(null) as Record<string, unknown>;
-    for (const member of binding.members) {
-      const fn = (args?: unknown): Promise<JsonValue | undefined> => callBinding(binding, member, args);
-      defineProperty(fn, 'name', { value: member });
-      defineProperty(namespace, member, { value: fn, enumerable: true, writable: false, configurable: false });
+    const globalJson = stringify(binding.global);
+    for (const name of binding.members) {
+      const head = `{"type":"call","global":${globalJson},"member":${stringify(name)},"args":`;
+      const member: Member = {
+        binding,
+        name,
+        label: IDENTIFIER.test(name) ? `${binding.global}.${name}` : `${binding.global}[${stringify(name)}]`,
+        head,
+        fixedBytes: byteLength(head, 'utf8') + ID_TAIL_BYTES,
+        fn: (args?: unknown) => callBinding(member, args),
+      };
+      defineProperty(member.fn, 'name', { value: name });
+      defineProperty(namespace, name, { value: member.fn, enumerable: true, writable: false, configurable: false });
     }
     Object.freeze(namespace);
     defineProperty(globalThis, binding.global, { value: namespace, writable: true, configurable: true });
