@@ -1,0 +1,229 @@
+// `ptc eval m3tooleval`: runs the agent on each selected task in each preset (interleaved per task),
+// N at a time, one session log per run, one results.jsonl line per run as it ends; skips runs a
+// resumed directory already has; writes summary.md and its SVG chart at the end. Live runs talk to
+// the provider `--model`/`--base-url` name; replay runs to the replay model on loopback.
+// docs/eval.md.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { runAgent } from '../agent/loop.js';
+import { ConfigError } from '../errors.js';
+import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import { createNodeRuntime } from '../ptc-runtime-node/index.js';
+import type { SandboxMode } from '../ptc-runtime/types.js';
+import { createSessionWriter, readSession } from '../session/index.js';
+import { checkAnswer, extractAnswer } from './m3tooleval/check-answer.js';
+import { toolsForTask } from './m3tooleval/plugin.js';
+import { pyStr } from './m3tooleval/py-value.js';
+import { referenceProgram } from './m3tooleval/reference-solutions.js';
+import { createTaskHarness, taskPrompt, type Presentation } from './m3tooleval/task-harness.js';
+import { loadTasks, selectTasks, type M3Task } from './m3tooleval/tasks.js';
+import { ptcScript, standardScript, startReplayServer, type ReplayServer } from './replay-model.js';
+import { appendResult, readResults, resultKey, type TaskResult } from './results.js';
+import { writeSummary } from './summary.js';
+import { tapUsage } from './usage-tap.js';
+
+/** The paper's turn limit. */
+export const DEFAULT_EVAL_MAX_STEPS = 10;
+/** Replay makes one model step per tool call in standard: the long browsing tasks need room. */
+export const DEFAULT_REPLAY_MAX_STEPS = 200;
+
+export interface EvalSettings {
+  readonly suite: 'm3tooleval';
+  readonly presets: readonly Presentation[];
+  /** Task-name globs; all tasks without any. */
+  readonly tasks?: readonly string[];
+  readonly replay: boolean;
+  /** `provider:id`, or with baseUrl the model id (as `ptc run`). */
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly maxSteps: number;
+}
+
+export interface EvalOptions extends EvalSettings {
+  /** The run directory: results.jsonl, summary.md, summary.svg, sessions/, run.json. */
+  readonly out: string;
+  /** Keep the runs the directory already has and do only the missing ones. */
+  readonly resume?: boolean;
+  readonly jobs?: number;
+  readonly sandbox?: SandboxMode;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: EvalProgress) => void;
+}
+
+export interface EvalProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly succeeded: number;
+  readonly startedAt: number;
+  readonly last?: TaskResult;
+}
+
+export interface EvalOutcome {
+  readonly dir: string;
+  /** Every result in the directory (resumed ones included), in task order. */
+  readonly results: readonly TaskResult[];
+  /** How many runs this call made (the rest were there already). */
+  readonly ran: number;
+  readonly summaryFile: string;
+}
+
+export const RUN_FILE = 'run.json';
+
+/** The settings a run directory was started with (for --resume). */
+export function readRunSettings(dir: string): EvalSettings {
+  const file = path.join(dir, RUN_FILE);
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as EvalSettings;
+  } catch {
+    throw new ConfigError(`${dir} is not an eval run directory (no readable ${RUN_FILE}); --resume takes the --out directory of an earlier ptc eval.`);
+  }
+}
+
+export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
+  if (options.presets.length === 0) throw new ConfigError('Name at least one preset: --presets ptc,standard.');
+  const env = options.env ?? process.env;
+  const tasks = selectTasks(loadTasks(), options.tasks);
+  if (tasks.length === 0) throw new ConfigError(`No M3ToolEval task matches --tasks ${(options.tasks ?? []).join(',')}; names look like trade_calculator/* or web_browsing/price_of_*.`);
+  // A missing key fails here, before any run, with the variable to set (never a faked result).
+  const live = options.replay ? undefined : resolveModel({ ...(options.model !== undefined ? { model: options.model } : {}), ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), env: { ...env } });
+
+  const dir = path.resolve(options.out);
+  fs.mkdirSync(path.join(dir, 'workspace'), { recursive: true });
+  const settings: EvalSettings = {
+    suite: 'm3tooleval',
+    presets: options.presets,
+    ...(options.tasks ? { tasks: options.tasks } : {}),
+    replay: options.replay,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    maxSteps: options.maxSteps,
+  };
+  if (!options.resume || !fs.existsSync(path.join(dir, RUN_FILE))) fs.writeFileSync(path.join(dir, RUN_FILE), `${JSON.stringify(settings, null, 2)}\n`);
+
+  const done = new Set(readResults(dir).map(resultKey));
+  const jobs: { task: M3Task; preset: Presentation }[] = [];
+  for (const task of tasks) for (const preset of options.presets) if (!done.has(resultKey({ task: task.name, preset }))) jobs.push({ task, preset });
+
+  const total = tasks.length * options.presets.length;
+  const startedAt = Date.now();
+  let finished = total - jobs.length;
+  let succeeded = readResults(dir).filter((r) => r.success).length;
+  options.onProgress?.({ done: finished, total, succeeded, startedAt });
+
+  const replay = options.replay ? await startReplayServer() : undefined;
+  // One Node runtime for every ptc run: its warm children serve all tasks.
+  const runtime = options.presets.includes('ptc') ? createNodeRuntime({ sandbox: options.sandbox ?? 'auto' }) : undefined;
+  const cwd = path.join(dir, 'workspace');
+  try {
+    let cursor = 0;
+    const worker = async (): Promise<void> => {
+      while (cursor < jobs.length && !options.signal?.aborted) {
+        const job = jobs[cursor++]!;
+        const result = await runOne(job.task, job.preset, { ...options, dir, cwd, env, live, replay, runtime });
+        if (options.signal?.aborted && result.reason === 'aborted') return;
+        appendResult(dir, result);
+        finished++;
+        if (result.success) succeeded++;
+        options.onProgress?.({ done: finished, total, succeeded, startedAt, last: result });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs ?? 1, jobs.length || 1)) }, worker));
+  } finally {
+    await replay?.close();
+    await runtime?.close();
+  }
+
+  const order = new Map(tasks.map((t, i) => [t.name, i]));
+  const results = readResults(dir)
+    .filter((r) => order.has(r.task))
+    .sort((a, b) => order.get(a.task)! - order.get(b.task)! || a.preset.localeCompare(b.preset));
+  const summaryFile = writeSummary(dir, results, { ...settings, model: live?.label ?? (options.replay ? 'replay (reference solutions)' : settings.model) });
+  return { dir, results, ran: jobs.length, summaryFile };
+}
+
+interface RunContext {
+  readonly dir: string;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly live: ResolvedModel | undefined;
+  readonly replay: ReplayServer | undefined;
+  readonly runtime: ReturnType<typeof createNodeRuntime> | undefined;
+  readonly maxSteps: number;
+  readonly sandbox?: SandboxMode;
+  readonly signal?: AbortSignal;
+}
+
+async function runOne(task: M3Task, preset: Presentation, ctx: RunContext): Promise<TaskResult> {
+  const started = Date.now();
+  const harness = await createTaskHarness(task, preset, {
+    cwd: ctx.cwd,
+    ...(ctx.sandbox ? { sandbox: ctx.sandbox } : {}),
+    ...(preset === 'ptc' && ctx.runtime ? { runtime: ctx.runtime } : {}),
+  });
+  let replayId: string | undefined;
+  const writer = createSessionWriter({ dir: path.join(ctx.dir, 'sessions') });
+  try {
+    let resolved: ResolvedModel;
+    if (ctx.replay) {
+      const program = referenceProgram(task);
+      const stringTools = new Set(toolsForTask(task).filter((t) => isStringSchema(t.outputSchema)).map((t) => t.name));
+      replayId = ctx.replay.add(preset === 'ptc' ? ptcScript(program) : standardScript(program, stringTools));
+      resolved = resolveModel({ baseUrl: ctx.replay.baseUrl, model: replayId, env: {} });
+    } else {
+      resolved = ctx.live!;
+    }
+    const tap = tapUsage(resolved.model);
+    const result = await runAgent({
+      scope: harness.ctx,
+      cwd: ctx.cwd,
+      preset: harness.preset.name,
+      model: { ...resolved, model: tap.model },
+      task: taskPrompt(task),
+      sink: writer,
+      sessionId: writer.sessionId,
+      maxSteps: ctx.maxSteps,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    writer.close();
+    const { events } = readSession(writer.file);
+    let toolCalls = 0;
+    let subCalls = 0;
+    let toolResultTokens = 0;
+    for (const event of events) {
+      if (event.type === 'tool/call') toolCalls++;
+      else if (event.type === 'tool/ptc-dispatch') subCalls++;
+      else if (event.type === 'tool/result') toolResultTokens += countTokens(event.content);
+    }
+    const answer = result.reason === 'completed' ? extractAnswer(result.text) : '';
+    return {
+      task: task.name,
+      domain: task.domain,
+      preset,
+      success: result.reason === 'completed' && checkAnswer(answer, task.expected),
+      answer,
+      expected: pyStr(task.expected),
+      turns: result.steps,
+      reason: result.reason,
+      inputTokens: tap.totals.inputTokens,
+      outputTokens: tap.totals.outputTokens,
+      cachedInputTokens: tap.totals.cachedInputTokens,
+      toolCalls,
+      subCalls,
+      toolResultTokens,
+      wallMs: Date.now() - started,
+      sessionFile: path.relative(ctx.dir, writer.file),
+      ...(result.error !== undefined ? { error: result.error } : {}),
+    };
+  } finally {
+    writer.close();
+    if (replayId) ctx.replay?.remove(replayId);
+    await harness.dispose();
+  }
+}
+
+function isStringSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'string';
+}
