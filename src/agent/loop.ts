@@ -5,6 +5,7 @@
 
 import os from 'node:os';
 import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { ApprovalEvent } from '../approvals/approvals.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
 import { HarnessError, toErrorInfo } from '../errors.js';
@@ -28,8 +29,11 @@ export interface EventSink {
 
 export type AgentProgress =
   | { kind: 'step'; step: number }
-  | { kind: 'tool-start'; id: string; name: string }
-  | { kind: 'tool-end'; id: string; name: string; ms: number; isError: boolean; subCalls: number };
+  | { kind: 'tool-start'; id: string; name: string; args: JsonValue }
+  | { kind: 'tool-end'; id: string; name: string; ms: number; isError: boolean; subCalls: number; content: string }
+  /** A program's sub-call (run_code), as it starts and as it settles. */
+  | { kind: 'sub-call-start'; parentId: string; id: string; tool: string; args: JsonValue }
+  | { kind: 'sub-call-end'; parentId: string; id: string; tool: string; isError: boolean; content: string };
 
 export interface AgentRunOptions {
   /** The scope whose tools, presentation and hooks apply (a harness's root context). */
@@ -53,6 +57,8 @@ export interface AgentRunOptions {
   readonly onRetry?: (info: { attempt: number; delayMs: number; message: string }) => void;
   readonly onText?: (delta: string) => void;
   readonly onProgress?: (event: AgentProgress) => void;
+  /** Approval requests and answers of this session's calls (approvals are installed on the scope: docs/approvals.md). */
+  readonly onApproval?: (event: ApprovalEvent) => void;
   /** The session directory: subagents started by `task` log there (docs/subagents.md); without it `task` fails. */
   readonly sessionDir?: string;
   /** Step bound of each subagent this run starts; default SUBAGENT_MAX_STEPS. */
@@ -97,10 +103,32 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     if (!ownCalls.has(e.parentId)) return;
     subCalls.set(e.parentId, (subCalls.get(e.parentId) ?? 0) + 1);
     record({ type: 'tool/ptc-dispatch-start', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args });
+    options.onProgress?.({ kind: 'sub-call-start', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args });
   });
   const offSettle = scope.on('tool/ptc-dispatch', (e) => {
     if (!ownCalls.has(e.parentId)) return;
     record({ type: 'tool/ptc-dispatch', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args, content: e.content, isError: e.isError });
+    options.onProgress?.({ kind: 'sub-call-end', parentId: e.parentId, id: e.id, tool: e.tool, isError: e.isError, content: e.content });
+  });
+
+  const offApproval = scope.on('tool/approval', (e) => {
+    const parentId = e.stage === 'request' ? e.parent?.id : e.parentId;
+    if (!ownCalls.has(e.id) && (parentId === undefined || !ownCalls.has(parentId))) return;
+    if (e.stage === 'request') {
+      record({ type: 'tool/approval', stage: 'request', id: e.id, tool: e.tool, ...(parentId !== undefined ? { parentId } : {}), args: e.args });
+    } else {
+      record({
+        type: 'tool/approval',
+        stage: 'answer',
+        id: e.id,
+        tool: e.tool,
+        ...(parentId !== undefined ? { parentId } : {}),
+        decision: e.decision,
+        by: e.by,
+        ...(e.reason !== undefined ? { reason: e.reason } : {}),
+      });
+    }
+    options.onApproval?.(e);
   });
 
   const finish = async (reason: SessionEndReason, error?: string): Promise<AgentRunResult> => {
@@ -109,6 +137,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     await withdrawAgent();
     await offStart();
     await offSettle();
+    await offApproval();
     return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}) };
   };
 
@@ -253,7 +282,7 @@ async function runToolCalls(
       const started = Date.now();
       const result = await pool
         .submit(tools.executionMode(call.name, { scope }), (poolSignal) => {
-          options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name });
+          options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name, args: call.args });
           return tools.execute(call.name, call.args, { signal: AbortSignal.any([signal, poolSignal]), scope, id: call.id });
         })
         // The pipeline resolves every tool failure as a result; should anything still throw (a runtime
@@ -279,6 +308,7 @@ async function runToolCalls(
         ms: Date.now() - started,
         isError: result.isError,
         subCalls: subCalls.get(call.id) ?? 0,
+        content: result.content,
       });
       return result;
     }),

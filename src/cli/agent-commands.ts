@@ -3,6 +3,7 @@
 import { ConfigError } from '../errors.js';
 import { runAgent, type AgentProgress } from '../agent/loop.js';
 import { buildRequest } from '../agent/request.js';
+import { progressLine } from '../agent/progress-text.js';
 import { createHarness } from '../harness.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
 import { resolveModel } from '../llm/index.js';
@@ -68,7 +69,15 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onText: options.json ? undefined : options.writeText,
-      ...(progress ? { onProgress: (e: AgentProgress) => progress(describeProgress(e)), onRetry: (r) => progress(`retrying in ${r.delayMs} ms: ${r.message}`) } : {}),
+      ...(progress
+        ? {
+            onProgress: (e: AgentProgress) => {
+              const line = progressLine(e);
+              if (line !== undefined) progress(line);
+            },
+            onRetry: (r) => progress(`retrying in ${r.delayMs} ms: ${r.message}`),
+          }
+        : {}),
     });
     const summary = { sessionId: writer.sessionId, sessionFile: writer.file, text: result.text, steps: result.steps, usage: result.usage, reason: result.reason };
     const exitCode = result.reason === 'completed' ? 0 : 1;
@@ -86,19 +95,6 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   } finally {
     writer.close();
     await harness.dispose();
-  }
-}
-
-function describeProgress(event: AgentProgress): string {
-  switch (event.kind) {
-    case 'step':
-      return `[step ${event.step}]`;
-    case 'tool-start':
-      return `  → ${event.name} (${event.id})`;
-    case 'tool-end': {
-      const sub = event.name === 'run_code' ? `, ${event.subCalls} sub-call${event.subCalls === 1 ? '' : 's'}` : '';
-      return `  ${event.isError ? '✗' : '✓'} ${event.name} ${event.ms} ms${sub}`;
-    }
   }
 }
 

@@ -71,6 +71,22 @@ export type SessionEvent = SessionLineMeta &
     | { type: 'tool/ptc-dispatch-start'; ts: string; parentId: string; id: string; tool: string; args: JsonValue }
     | { type: 'tool/ptc-dispatch'; ts: string; parentId: string; id: string; tool: string; args: JsonValue; content: string; isError: boolean }
     | { type: 'tool/result'; ts: string; id: string; name: string; content: string; isError: boolean; error?: { code: string; message: string } }
+    | {
+        /** A call that needed a person's yes (docs/approvals.md): the request, then its answer. */
+        type: 'tool/approval';
+        ts: string;
+        stage: 'request' | 'answer';
+        id: string;
+        tool: string;
+        /** A program's sub-call: its run_code call. */
+        parentId?: string;
+        /** request: the call's arguments. */
+        args?: JsonValue;
+        /** answer: what was decided, by whom, and the reason the model sees on a deny. */
+        decision?: 'allow' | 'allow-tool' | 'deny';
+        by?: 'person' | 'session' | 'policy';
+        reason?: string;
+      }
     | { type: 'context/deferred'; ts: string; step: number; source: string; text: string }
     | { type: 'llm/error'; ts: string; step: number; message: string; status?: number }
     | { type: 'session/end'; ts: string; reason: SessionEndReason; steps: number; error?: string }

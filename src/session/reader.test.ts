@@ -35,6 +35,8 @@ const EVERY_TYPE: SessionEventInput[] = [
   { type: 'tool/ptc-dispatch-start', parentId: 'c1', id: 'c1:ptc:1', tool: 'read', args: { path: 'a' } },
   { type: 'tool/ptc-dispatch', parentId: 'c1', id: 'c1:ptc:1', tool: 'read', args: { path: 'a' }, content: 'A', isError: false },
   { type: 'tool/result', id: 'c1', name: 'run_code', content: 'TIMEOUT', isError: true, error: { code: 'TIMEOUT', message: 'slow' } },
+  { type: 'tool/approval', stage: 'request', id: 'c1:ptc:2', tool: 'write', parentId: 'c1', args: { path: 'b', content: 'x' } },
+  { type: 'tool/approval', stage: 'answer', id: 'c1:ptc:2', tool: 'write', parentId: 'c1', decision: 'deny', by: 'person', reason: 'denied by the user: no' },
   { type: 'context/deferred', step: 1, source: 'lint', text: 'a.ts: 1 warning' },
   { type: 'llm/error', step: 2, message: 'Service Unavailable', status: 503 },
   { type: 'session/resume', preset: 'ptc', model: 'deepseek-chat', mode: 'ptc', pid: 4242, host: 'h' },

@@ -92,6 +92,18 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
   }),
+  z.object({
+    type: z.literal('tool/approval'),
+    ...line,
+    stage: z.enum(['request', 'answer']),
+    id: z.string(),
+    tool: z.string(),
+    parentId: z.string().optional(),
+    args: json.optional(),
+    decision: z.enum(['allow', 'allow-tool', 'deny']).optional(),
+    by: z.enum(['person', 'session', 'policy']).optional(),
+    reason: z.string().optional(),
+  }),
   z.object({ type: z.literal('context/deferred'), ...line, step: z.number().int(), source: z.string(), text: z.string() }),
   z.object({ type: z.literal('llm/error'), ...line, step: z.number().int(), message: z.string(), status: z.number().int().optional() }),
   z.object({
