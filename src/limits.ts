@@ -8,10 +8,12 @@ export const DEFAULT_READ_LIMIT_LINES = 2_000;
 export const MAX_LINE_CHARS = 2_000;
 /** `read` refuses files larger than this; use offset/limit on a smaller slice or grep instead. */
 export const MAX_READ_FILE_BYTES = 10 * 1024 * 1024;
-/** `glob` returns at most this many paths. */
+/** `glob` returns at most this many paths per call (its `limit`, and the default); `offset` pages on. */
 export const MAX_GLOB_RESULTS = 1_000;
-/** `grep` returns at most this many matching lines. */
+/** `grep` returns at most this many matching lines per call (its `limit`, and the default); `offset` pages on. */
 export const MAX_GREP_MATCHES = 500;
+/** A `.gitignore` larger than this is not read (its rules do not apply). */
+export const MAX_GITIGNORE_BYTES = 1024 * 1024;
 /** `grep` skips files larger than this. */
 export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
 /** The file tools treat a file as binary when a NUL byte occurs in its first this-many bytes. */
@@ -116,8 +118,10 @@ export const MAX_JSON_DEPTH = 256;
 export const MAX_QUEUED_REPLY_BYTES = 16 * 1024 * 1024;
 /** Any error message from a program or a runtime that reaches the model or the log, in UTF-8 bytes. */
 export const MAX_ERROR_MESSAGE_BYTES = 8 * 1024;
-/** Text `grep` hands its regex worker in one message (many small files per round trip), in characters. */
-export const GREP_BATCH_CHARS = 4 * 1024 * 1024;
+/** Files `grep` hands a worker thread in one message to open, read and search (docs/grep-regex.md). */
+export const GREP_BATCH_FILES = 256;
+/** Batches of one `grep` call being searched at once, each in its own worker thread. */
+export const GREP_BATCHES_IN_FLIGHT = 2;
 /** `grep` deadline when the harness gives none: a pattern that backtracks this long ends as TIMEOUT. */
 export const DEFAULT_GREP_TIMEOUT_MS = 30_000;
 /** Regex worker threads kept alive (idle, unref'd) for `grep` between calls (docs/grep-regex.md). */

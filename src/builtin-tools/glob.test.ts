@@ -115,6 +115,8 @@ describe('glob', () => {
       pattern: '**/*.ts',
       path: '.',
       files: ['src/deep/nested/x.ts', 'src/index.ts', 'src/util.ts', 'test/a.test.ts'],
+      offset: 0,
+      totalFiles: 4,
       truncated: false,
     });
     expect(content).toBe('src/deep/nested/x.ts\nsrc/index.ts\nsrc/util.ts\ntest/a.test.ts');
@@ -170,7 +172,7 @@ describe('glob', () => {
     await expect(glob({ pattern: '../outside/*' })).rejects.toMatchObject({ code: 'INVALID_ARGS' });
   });
 
-  it('caps the result list and notes it', async () => {
+  it('caps the result list, gives the total and pages on with offset', async () => {
     const many = path.join(ws, 'many');
     await fs.mkdir(many);
     for (let i = 0; i <= MAX_GLOB_RESULTS; i++) await fs.writeFile(path.join(many, `f${i}.txt`), '');
@@ -178,7 +180,14 @@ describe('glob', () => {
     expect(value.truncated).toBe(true);
     expect(value.files).toHaveLength(MAX_GLOB_RESULTS);
     expect(value.files).toEqual([...value.files].sort());
-    expect(content).toMatch(/more match/);
+    expect(value.totalFiles).toBe(MAX_GLOB_RESULTS + 1);
+    expect(content).toMatch(/Files 1-1000 of 1001\. Call glob again with offset 1000/);
+    const rest = await glob({ pattern: 'many/*.txt', offset: MAX_GLOB_RESULTS });
+    expect(rest.value).toMatchObject({ offset: 1000, totalFiles: 1001, truncated: false });
+    expect(rest.value.files).toHaveLength(1);
+    expect([...value.files, ...rest.value.files].sort()).toEqual(
+      Array.from({ length: MAX_GLOB_RESULTS + 1 }, (_, i) => `many/f${i}.txt`).sort(),
+    );
   });
 
   it('stops with ABORTED when the signal is already aborted', async () => {
@@ -187,5 +196,52 @@ describe('glob', () => {
     await expect(glob({ pattern: '**/*' }, {}, execWith(controller.signal))).rejects.toMatchObject({
       code: 'ABORTED',
     });
+  });
+});
+
+describe('glob and .gitignore', () => {
+  beforeEach(async () => {
+    const files: Record<string, string> = {
+      '.gitignore': 'dist/\n*.log\n!keep.log\n',
+      'dist/bundle.ts': '',
+      'debug.log': '',
+      'keep.log': '',
+      'src/.gitignore': '/generated.ts\n',
+      'src/generated.ts': '',
+      'src/deep/generated.ts': '',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(ws, name)), { recursive: true });
+      await fs.writeFile(path.join(ws, name), text);
+    }
+  });
+
+  it('leaves out what .gitignore files exclude, also below a path given inside the workspace', async () => {
+    expect((await glob({ pattern: '**/*.{ts,log}' })).value.files).toEqual([
+      'keep.log',
+      'src/deep/generated.ts',
+      'src/deep/nested/x.ts',
+      'src/index.ts',
+      'src/util.ts',
+      'test/a.test.ts',
+    ]);
+    expect((await glob({ pattern: '**/generated.ts', path: 'src' })).value.files).toEqual(['src/deep/generated.ts']);
+  });
+
+  it('lists ignored files and node_modules with no_ignore, and an ignored directory the pattern names', async () => {
+    const all = await glob({ pattern: '**/*.{ts,log,js}', no_ignore: true });
+    expect(all.value.files).toEqual([
+      'debug.log',
+      'dist/bundle.ts',
+      'keep.log',
+      'node_modules/dep/index.js',
+      'src/deep/generated.ts',
+      'src/deep/nested/x.ts',
+      'src/generated.ts',
+      'src/index.ts',
+      'src/util.ts',
+      'test/a.test.ts',
+    ]);
+    expect((await glob({ pattern: 'dist/*.ts' })).value.files).toEqual(['dist/bundle.ts']);
   });
 });

@@ -1,5 +1,5 @@
-// The `glob` tool, plus the glob matcher `grep` shares with it. The directory walk both use is in
-// walk-files.ts.
+// The `glob` tool, plus the glob matcher `grep` shares with it. The directory walk both use (with its
+// `.gitignore` handling) is in walk-files.ts.
 
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
@@ -7,17 +7,22 @@ import type { JsonSchema } from '../json.js';
 import { MAX_GLOB_BRACE_EXPANSIONS, MAX_GLOB_RESULTS, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
-import { compareStrings, walkFiles } from './walk-files.js';
+import { compareStrings, parentIgnores, walkFiles } from './walk-files.js';
 
 export interface GlobArgs {
   pattern: string;
   path?: string;
+  no_ignore?: boolean;
+  offset?: number;
+  limit?: number;
 }
 
 export type GlobOutput = {
   pattern: string;
   path: string;
   files: string[];
+  offset: number;
+  totalFiles: number;
   truncated: boolean;
 };
 
@@ -29,8 +34,10 @@ export const GLOB_DESCRIPTION =
   '`path` (default: the workspace) and supports `*` (any characters except /), `?` (one character), ' +
   '`[abc]`, `[a-z]`, `[!a-z]` (character classes), `{a,b}` (alternatives) and `**` as a whole segment ' +
   '(any number of directories). So `*.ts` matches only directly in `path`, `**/*.ts` at any depth. ' +
-  'Case-sensitive; hidden files are included; .git and node_modules are skipped unless the pattern ' +
-  `names them. Returns files (not directories), sorted, relative to the workspace, at most ${MAX_GLOB_RESULTS}.`;
+  'Case-sensitive; hidden files are included; respects .gitignore files (as git does) and skips .git and ' +
+  'node_modules unless the pattern names them; `no_ignore: true` lists ignored files and node_modules too. ' +
+  `Returns files (not directories), sorted, relative to the workspace, with their total; at most ${MAX_GLOB_RESULTS} ` +
+  'per call: when truncated is true, call again with offset = offset + the number of files returned.';
 
 export const GLOB_INPUT_SCHEMA = {
   type: 'object',
@@ -40,6 +47,17 @@ export const GLOB_INPUT_SCHEMA = {
       type: 'string',
       minLength: 1,
       description: 'Directory to search from, relative to the workspace or absolute. Default: the workspace.',
+    },
+    no_ignore: {
+      type: 'boolean',
+      description: 'Also list files that .gitignore excludes, and node_modules. Default false.',
+    },
+    offset: { type: 'integer', minimum: 0, description: 'Skip this many files of the sorted list. Default 0.' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_GLOB_RESULTS,
+      description: `Return at most this many files. Default and maximum ${MAX_GLOB_RESULTS}.`,
     },
   },
   required: ['pattern'],
@@ -54,11 +72,13 @@ export const GLOB_OUTPUT_SCHEMA = {
     files: {
       type: 'array',
       items: { type: 'string' },
-      description: 'Matching files, sorted, relative to the workspace when inside it.',
+      description: 'Matching files, sorted, relative to the workspace when inside it, from offset on.',
     },
-    truncated: { type: 'boolean', description: 'True when more files matched than were returned.' },
+    offset: { type: 'integer', description: 'Files of the sorted list skipped before the first one returned.' },
+    totalFiles: { type: 'integer', description: 'All files that match.' },
+    truncated: { type: 'boolean', description: 'True when more files follow these: call again with offset + files.length.' },
   },
-  required: ['pattern', 'path', 'files', 'truncated'],
+  required: ['pattern', 'path', 'files', 'offset', 'totalFiles', 'truncated'],
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
@@ -72,43 +92,49 @@ export function createGlobTool(options: FileToolOptions): ToolDefinition<GlobArg
     isConcurrencySafe: true,
     async execute(args, exec) {
       const matcher = compileGlob(args.pattern, 'pattern');
+      const noIgnore = args.no_ignore === true;
+      const offset = args.offset ?? 0;
+      const limit = Math.min(args.limit ?? MAX_GLOB_RESULTS, MAX_GLOB_RESULTS);
       const root = resolver.resolve(args.path ?? '.', 'read');
       try {
         requireDirectory(root);
-        const files: string[] = [];
-        let chars = 0;
-        let truncated = false;
+        const all: string[] = [];
         const walk = walkFiles({
           root,
           resolver,
           signal: exec.signal,
           tool: 'glob',
-          skipNames: skippedNames(matcher),
+          skipNames: skippedNames(matcher, noIgnore),
+          keepNames: matcher.literalSegments,
           enter: (dir) => matcher.mayContain(dir),
+          ignore: noIgnore ? undefined : parentIgnores(resolver, root),
         });
-        for await (const file of walk) {
-          if (!matcher.matches(file.relative)) continue;
-          const shown = resolver.display(file.absolute);
-          if (files.length >= MAX_GLOB_RESULTS || chars + shown.length + 1 > MAX_TOOL_OUTPUT_CHARS) {
-            truncated = true;
-            break;
-          }
+        for await (const run of walk) {
+          for (const file of run) if (matcher.matches(file.relative)) all.push(resolver.display(file.absolute));
+        }
+        all.sort(compareStrings);
+        const files: string[] = [];
+        let chars = 0;
+        for (const shown of all.slice(offset, offset + limit)) {
+          // The page stays contiguous and within the output budget; the rest waits for the next offset.
+          if (files.length > 0 && chars + shown.length + 1 > MAX_TOOL_OUTPUT_CHARS) break;
           files.push(shown);
           chars += shown.length + 1;
         }
-        files.sort(compareStrings);
-        return { pattern: args.pattern, path: root.display, files, truncated };
+        return { pattern: args.pattern, path: root.display, files, offset, totalFiles: all.length, truncated: offset + files.length < all.length };
       } finally {
         root.close();
       }
     },
     renderContent(value) {
-      if (value.files.length === 0) return `No files under ${value.path} match ${value.pattern}.`;
+      if (value.totalFiles === 0) return `No files under ${value.path} match ${value.pattern}.`;
+      if (value.files.length === 0) return `No files from offset ${value.offset}: ${value.totalFiles} under ${value.path} match ${value.pattern}.`;
       const list = value.files.join('\n');
       if (!value.truncated) return list;
+      const end = value.offset + value.files.length;
       return (
-        `${list}\n\n[Showing ${value.files.length} files; more match. ` +
-        'Use a narrower pattern or path to see the rest.]'
+        `${list}\n\n[Files ${value.offset + 1}-${end} of ${value.totalFiles}. ` +
+        `Call glob again with offset ${end} for more, or use a narrower pattern or path.]`
       );
     },
   });
@@ -121,9 +147,10 @@ function requireDirectory(root: OpenedPath): void {
   }
 }
 
-/** The default skip list minus the names the pattern mentions as a literal segment. */
-export function skippedNames(matcher: GlobMatcher | undefined): ReadonlySet<string> {
-  return new Set(SKIPPED_DIR_NAMES.filter((name) => !matcher?.literalSegments.has(name)));
+/** The default skip list minus the names the pattern mentions as a literal segment; with `noIgnore`, only `.git`. */
+export function skippedNames(matcher: GlobMatcher | undefined, noIgnore = false): ReadonlySet<string> {
+  const names = noIgnore ? ['.git'] : SKIPPED_DIR_NAMES;
+  return new Set(names.filter((name) => !matcher?.literalSegments.has(name)));
 }
 
 /** A compiled glob pattern. Paths are relative and `/`-separated. */

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_LINE_CHARS } from '../limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createGrepTool, type GrepArgs } from './grep.js';
+import { sharedRegexWorkerPool } from './regex-worker-pool.js';
 import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
 
 let dir: string;
@@ -50,7 +51,10 @@ describe('grep', () => {
         { path: 'src/a.ts', line: 2, text: 'function loadConfig() {}' },
         { path: 'src/lib/b.ts', line: 2, text: 'function load() {}' },
       ],
+      offset: 0,
+      totalMatches: 2,
       truncated: false,
+      filesWithMatches: 2,
       filesSearched: 3,
       filesSkipped: 0,
     });
@@ -103,12 +107,19 @@ describe('grep', () => {
     expect(value.matches[0]?.text).toContain('more characters cut');
   });
 
-  it('caps the matches and notes it', async () => {
+  it('caps the matches, gives the total and notes how to page on', async () => {
     await fs.writeFile(path.join(ws, 'many.txt'), 'hit\n'.repeat(MAX_GREP_MATCHES + 5));
     const { value, content } = await grep({ pattern: 'hit' });
     expect(value.truncated).toBe(true);
     expect(value.matches).toHaveLength(MAX_GREP_MATCHES);
-    expect(content).toMatch(/Stopped after 500 matches/);
+    expect(value.totalMatches).toBe(MAX_GREP_MATCHES + 5);
+    expect(content).toMatch(/Matches 1-500 of 505 \(in 1 file\)\. Call grep again with offset 500/);
+    const next = await grep({ pattern: 'hit', offset: MAX_GREP_MATCHES });
+    expect(next.value).toMatchObject({ offset: 500, totalMatches: 505, truncated: false });
+    expect(next.value.matches.map((m) => m.line)).toEqual([501, 502, 503, 504, 505]);
+    const past = await grep({ pattern: 'hit', offset: 600 });
+    expect(past.value.matches).toEqual([]);
+    expect(past.content).toMatch(/No matches from offset 600.*has 505/);
   });
 
   it('rejects an invalid regular expression with INVALID_ARGS and says how to escape', async () => {
@@ -181,7 +192,7 @@ describe('grep with a catastrophic pattern', () => {
     await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
-  it('counts the files after the first match beyond the limit as not searched, though they were sent in the same batch', async () => {
+  it('searches every file past the page, so the totals are exact', async () => {
     for (let i = 0; i < 3; i++) {
       await fs.writeFile(path.join(ws, `many-${i}.txt`), 'hit\n'.repeat(MAX_GREP_MATCHES));
     }
@@ -189,7 +200,155 @@ describe('grep with a catastrophic pattern', () => {
     expect(value.truncated).toBe(true);
     expect(value.matches).toHaveLength(MAX_GREP_MATCHES);
     expect(value.matches.every((m) => m.path === 'many-0.txt')).toBe(true);
-    // many-1 holds the first match beyond the limit; many-2 was matched in the same batch but never reached.
-    expect(value.filesSearched).toBe(2);
+    expect(value).toMatchObject({ totalMatches: 3 * MAX_GREP_MATCHES, filesWithMatches: 3, filesSearched: 3 });
+  });
+});
+
+describe('grep and .gitignore', () => {
+  beforeEach(async () => {
+    const files: Record<string, string> = {
+      '.gitignore': 'build/\n*.log\n!keep.log\n/top-only.txt\n',
+      'build/out.ts': 'load\n',
+      'src/build/deep.ts': 'load\n',
+      'debug.log': 'load\n',
+      'keep.log': 'load\n',
+      'top-only.txt': 'load\n',
+      'src/top-only.txt': 'load\n',
+      'src/.gitignore': 'gen/\n!lib/b.ts\nlib/*.ts\n',
+      'src/gen/x.ts': 'load\n',
+      'src/lib/c.ts': 'load\n',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(ws, name)), { recursive: true });
+      await fs.writeFile(path.join(ws, name), text);
+    }
+  });
+
+  const paths = (value: { matches: { path: string }[] }) => [...new Set(value.matches.map((m) => m.path))];
+
+  it('skips what .gitignore files exclude (nested files, negation, directory-only and anchored patterns)', async () => {
+    const { value } = await grep({ pattern: 'load' });
+    // In src/.gitignore `lib/*.ts` comes after `!lib/b.ts`, so the later line wins and b.ts is ignored too.
+    expect(paths(value)).toEqual(['keep.log', 'notes.md', 'src/a.ts', 'src/top-only.txt']);
+  });
+
+  it('applies the .gitignore files above a path given inside the workspace', async () => {
+    const { value } = await grep({ pattern: 'load', path: 'src' });
+    expect(paths(value)).toEqual(['src/a.ts', 'src/top-only.txt']);
+  });
+
+  it('searches ignored files and node_modules with no_ignore, never .git', async () => {
+    await fs.mkdir(path.join(ws, '.git'));
+    await fs.writeFile(path.join(ws, '.git', 'HEAD'), 'load\n');
+    const { value } = await grep({ pattern: 'load', no_ignore: true });
+    expect(paths(value)).toEqual([
+      'build/out.ts',
+      'debug.log',
+      'keep.log',
+      'node_modules/dep/index.js',
+      'notes.md',
+      'src/a.ts',
+      'src/build/deep.ts',
+      'src/gen/x.ts',
+      'src/lib/b.ts',
+      'src/lib/c.ts',
+      'src/top-only.txt',
+      'top-only.txt',
+    ]);
+  });
+
+  it('enters an ignored directory the glob names, as it does node_modules', async () => {
+    const { value } = await grep({ pattern: 'load', glob: 'build/*.ts' });
+    expect(paths(value)).toEqual(['build/out.ts']);
+  });
+});
+
+describe('grep over many files', () => {
+  /** What grep computed on the host before the worker threads: the reference every page must equal. */
+  async function reference(pattern: RegExp, files: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const file of files) {
+      const text = new TextDecoder().decode(await fs.readFile(path.join(ws, file)));
+      const lines = text === '' ? [] : text.split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      lines.forEach((line, i) => {
+        const stripped = line.endsWith('\r') ? line.slice(0, -1) : line;
+        if (pattern.test(stripped)) out.push(`${file}:${i + 1}:${stripped}`);
+      });
+    }
+    return out;
+  }
+
+  it('pages through every match of 700 files in several batches, in file order, with exact totals', async () => {
+    await fs.rm(path.join(ws, 'src'), { recursive: true });
+    await fs.rm(path.join(ws, 'notes.md'));
+    const names: string[] = [];
+    for (let d = 0; d < 7; d++) {
+      await fs.mkdir(path.join(ws, `d${d}`));
+      for (let f = 0; f < 100; f++) {
+        const name = `d${d}/f${String(f).padStart(3, '0')}.txt`;
+        names.push(name);
+        const hits = (d * 100 + f) % 5;
+        await fs.writeFile(path.join(ws, name), Array.from({ length: 6 }, (_, i) => (i < hits ? `hit ${d}.${f}.${i}` : 'miss')).join('\n'));
+      }
+    }
+    const expected = await reference(/hit/, names.sort());
+    const seen: string[] = [];
+    for (let offset = 0; ; ) {
+      const { value } = await grep({ pattern: 'hit', offset, limit: 137 });
+      expect(value.totalMatches).toBe(expected.length);
+      expect(value.filesSearched).toBe(700);
+      seen.push(...value.matches.map((m) => `${m.path}:${m.line}:${m.text}`));
+      offset += value.matches.length;
+      if (!value.truncated) break;
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it('finds exactly the lines a per-line RegExp finds, for patterns searched over whole texts and per line', async () => {
+    const texts: Record<string, string> = {
+      'crlf.txt': 'one\r\ntwo\r\n\r\nthree',
+      'lone-cr.txt': 'a\rb\nab\r\n',
+      'bom.txt': '\uFEFFfirst line\nsecond\n',
+      'unicode.txt': 'Ünïcödé λ\n😀 emoji\nplain\n',
+      'empty.txt': '',
+      'blank-lines.txt': '\n\n\nx\n\n',
+      'no-final-newline.txt': 'TODO: a\nlast TODO',
+      'spaces.txt': 'a b\na\nb\n  \n',
+    };
+    await fs.rm(path.join(ws, 'src'), { recursive: true });
+    await fs.rm(path.join(ws, 'notes.md'));
+    for (const [name, text] of Object.entries(texts)) await fs.writeFile(path.join(ws, name), text);
+    const patterns = ['^$', '^', '$', '.$', 'TODO', 'b$', '^a', '\\r', 'a\\s*b', 'a[^x]b', '(?<=a)b', 'a(?!b)', '\\bb', 'λ|\\u{1F600}', '^first', 'e$'];
+    for (const pattern of patterns) {
+      const { value } = await grep({ pattern });
+      const expected = await reference(new RegExp(pattern), Object.keys(texts).sort());
+      expect({ pattern, found: value.matches.map((m) => `${m.path}:${m.line}:${m.text}`) }).toEqual({ pattern, found: expected });
+    }
+  });
+
+  it('leaves no descriptor open after searches that finish, time out mid-search or are aborted', async () => {
+    for (let d = 0; d < 4; d++) {
+      await fs.mkdir(path.join(ws, `many${d}`));
+      for (let f = 0; f < 300; f++) await fs.writeFile(path.join(ws, `many${d}`, `f${f}.txt`), `${'a'.repeat(28)}b\nload\n`);
+    }
+    // Each worker thread holds a few descriptors of its own (its event loop): count with none alive.
+    const open = async () => {
+      await sharedRegexWorkerPool().close();
+      return (await fs.readdir('/proc/self/fd')).length;
+    };
+    await grep({ pattern: 'load' });
+    const before = await open();
+    const policy = resolveWorkspacePolicy({ cwd: ws });
+    for (let i = 0; i < 3; i++) {
+      expect((await grep({ pattern: 'load' })).value.totalMatches).toBe(1203);
+      const slow = createGrepTool({ policy, timeoutMs: 300 });
+      await expect(Promise.resolve(slow.execute({ pattern: '(a+)+$' }, execWith()))).rejects.toMatchObject({ code: 'TIMEOUT' });
+      const controller = new AbortController();
+      const call = Promise.resolve(createGrepTool({ policy }).execute({ pattern: '(a+)+$' }, execWith(controller.signal)));
+      setTimeout(() => controller.abort(), 100);
+      await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
+    }
+    expect(await open()).toBe(before);
   });
 });

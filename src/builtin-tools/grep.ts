@@ -1,32 +1,24 @@
-// The `grep` tool: search file contents line by line with a JavaScript regular expression.
-
-import * as fs from 'node:fs';
-import path from 'node:path';
+// The `grep` tool: search file contents line by line with a JavaScript regular expression, over the
+// files of a directory walk that respects `.gitignore` (docs/file-tools.md, docs/grep-regex.md).
 
 import { ConfigError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
-import {
-  BINARY_SNIFF_BYTES,
-  DEFAULT_GREP_TIMEOUT_MS,
-  GREP_BATCH_CHARS,
-  MAX_GREP_FILE_BYTES,
-  MAX_GREP_MATCHES,
-  MAX_TOOL_OUTPUT_CHARS,
-} from '../limits.js';
+import { DEFAULT_GREP_TIMEOUT_MS, MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { looksBinary, throwIfAborted } from './fs-errors.js';
+import { searchFiles } from './file-search.js';
 import { compileGlob, skippedNames, type GlobMatcher } from './glob.js';
-import { createLineMatcher, type LineMatcher } from './line-matcher.js';
-import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
-import { shortenLine, splitLines } from './read.js';
-import { closeQuietly, readAllFd } from './safe-fs.js';
-import { walkFiles, type WalkedFile } from './walk-files.js';
+import { createLineMatcher } from './line-matcher.js';
+import { createPathResolver, type FileToolOptions } from './path-resolver.js';
+import { parentIgnores, walkFiles } from './walk-files.js';
 
 export interface GrepArgs {
   pattern: string;
   path?: string;
   glob?: string;
   ignore_case?: boolean;
+  no_ignore?: boolean;
+  offset?: number;
+  limit?: number;
 }
 
 export type GrepMatch = {
@@ -39,18 +31,23 @@ export type GrepOutput = {
   pattern: string;
   path: string;
   matches: GrepMatch[];
+  offset: number;
+  totalMatches: number;
   truncated: boolean;
+  filesWithMatches: number;
   filesSearched: number;
   filesSkipped: number;
 };
 
-
 export const GREP_DESCRIPTION =
   'Search file contents for a JavaScript regular expression, line by line (a match cannot span lines). ' +
-  'Returns each matching line with its file (relative to the workspace) and line number. Searches ' +
-  '`path` (a directory or one file; default: the workspace); `glob` limits which files are searched. ' +
-  `Binary files and files over ${MAX_GREP_FILE_BYTES / (1024 * 1024)} MiB are skipped, as are .git and ` +
-  `node_modules unless glob names them. At most ${MAX_GREP_MATCHES} matches are returned.`;
+  'Returns each matching line with its file (relative to the workspace) and line number, in file order, ' +
+  'with the total number of matching lines. Searches `path` (a directory or one file; default: the ' +
+  'workspace); `glob` limits which files are searched. Respects .gitignore files (nested ones, negation ' +
+  'and directory patterns, as git does) and skips .git and node_modules unless glob names them; ' +
+  '`no_ignore: true` searches ignored files and node_modules too. ' +
+  `Binary files and files over ${MAX_GREP_FILE_BYTES / (1024 * 1024)} MiB are skipped. At most ${MAX_GREP_MATCHES} ` +
+  'matches per call: when truncated is true, call again with offset = offset + the number of matches returned.';
 
 export const GREP_INPUT_SCHEMA = {
   type: 'object',
@@ -73,6 +70,21 @@ export const GREP_INPUT_SCHEMA = {
         'names at any depth ("*.ts"); with one, paths relative to path ("src/**/*.ts").',
     },
     ignore_case: { type: 'boolean', description: 'Match letters case-insensitively. Default false.' },
+    no_ignore: {
+      type: 'boolean',
+      description: 'Also search files that .gitignore excludes, and node_modules. Default false.',
+    },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Skip this many matches (counted over all files in order) before the first one returned. Default 0.',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_GREP_MATCHES,
+      description: `Return at most this many matches. Default and maximum ${MAX_GREP_MATCHES}.`,
+    },
   },
   required: ['pattern'],
   additionalProperties: false,
@@ -85,7 +97,7 @@ export const GREP_OUTPUT_SCHEMA = {
     path: { type: 'string', description: 'What was searched, relative to the workspace when inside it.' },
     matches: {
       type: 'array',
-      description: 'Matching lines in file order.',
+      description: 'Matching lines in file order, from offset on.',
       items: {
         type: 'object',
         properties: {
@@ -97,11 +109,17 @@ export const GREP_OUTPUT_SCHEMA = {
         additionalProperties: false,
       },
     },
-    truncated: { type: 'boolean', description: 'True when the search stopped at the match limit.' },
+    offset: { type: 'integer', description: 'Matches skipped before the first one returned.' },
+    totalMatches: { type: 'integer', description: 'Matching lines in all searched files.' },
+    truncated: {
+      type: 'boolean',
+      description: 'True when more matches follow these: call again with offset + matches.length.',
+    },
+    filesWithMatches: { type: 'integer', description: 'Files with at least one matching line.' },
     filesSearched: { type: 'integer', description: 'Files whose contents were searched.' },
     filesSkipped: { type: 'integer', description: 'Files skipped as binary or too large.' },
   },
-  required: ['pattern', 'path', 'matches', 'truncated', 'filesSearched', 'filesSkipped'],
+  required: ['pattern', 'path', 'matches', 'offset', 'totalMatches', 'truncated', 'filesWithMatches', 'filesSearched', 'filesSkipped'],
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
@@ -130,66 +148,79 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<GrepArg
       const matcher = createLineMatcher({ pattern: args.pattern, ignoreCase: args.ignore_case === true, timeoutMs, signal: exec.signal });
       const filter = args.glob === undefined ? undefined : compileGlob(args.glob, 'glob');
       const byName = args.glob !== undefined && !args.glob.includes('/');
-      const target = resolver.resolve(args.path ?? '.', 'read');
+      const noIgnore = args.no_ignore === true;
+      const offset = args.offset ?? 0;
+      const limit = Math.min(args.limit ?? MAX_GREP_MATCHES, MAX_GREP_MATCHES);
+      let target;
+      try {
+        target = resolver.resolve(args.path ?? '.', 'read');
+      } catch (error) {
+        matcher.close();
+        throw error;
+      }
       try {
         if (target.fd === undefined || target.stat === undefined) {
           throw new ToolFailedError(`${target.display} does not exist. Omit path to search the whole workspace.`);
         }
-        const isDirectory = target.stat.isDirectory();
-        const files: AsyncIterable<WalkedFile> | WalkedFile[] = isDirectory
+        const files = target.stat.isDirectory()
           ? walkFiles({
               root: target,
               resolver,
               signal: exec.signal,
               tool: 'grep',
-              skipNames: skippedNames(filter),
+              skipNames: skippedNames(filter, noIgnore),
+              keepNames: filter?.literalSegments,
               enter: filter && !byName ? (dir) => filter.mayContain(dir) : undefined,
+              ignore: noIgnore ? undefined : parentIgnores(resolver, target),
             })
-          : [{ absolute: target.absolute, relative: path.basename(target.absolute), open: () => reopen(target) }];
-
-        const result: GrepOutput = {
+          : [{ absolute: target.absolute, fd: target.fd }];
+        const found = await searchFiles({
+          files,
+          matcher,
+          signal: exec.signal,
+          tool: 'grep',
+          accept: filter ? (file) => passesFilter(filter, byName, file.relative) : undefined,
+          display: (absolute) => resolver.display(absolute),
+          offset,
+          limit,
+          maxChars: MAX_TOOL_OUTPUT_CHARS,
+        });
+        return {
           pattern: args.pattern,
           path: target.display,
-          matches: [],
-          truncated: false,
-          filesSearched: 0,
-          filesSkipped: 0,
+          matches: found.hits,
+          offset,
+          totalMatches: found.totalMatches,
+          truncated: offset + found.hits.length < found.totalMatches,
+          filesWithMatches: found.filesWithMatches,
+          filesSearched: found.filesSearched,
+          filesSkipped: found.filesSkipped,
         };
-        const batch = new MatchBatch(matcher, result);
-        for await (const file of files) {
-          throwIfAborted(exec.signal, 'grep');
-          if (isDirectory && filter && !passesFilter(filter, byName, file.relative)) continue;
-          const text = await loadSearchable(file);
-          if (text === undefined) {
-            result.filesSkipped++;
-            continue;
-          }
-          result.filesSearched++;
-          batch.add(resolver.display(file.absolute), text);
-          if (batch.pendingChars >= GREP_BATCH_CHARS) await batch.flush();
-          if (result.truncated) break;
-        }
-        if (!result.truncated) await batch.flush();
-        return result;
       } finally {
-        target.close();
         matcher.close();
+        target.close();
       }
     },
     renderContent(value) {
       const notes: string[] = [];
+      const shownEnd = value.offset + value.matches.length;
       if (value.truncated) {
         notes.push(
-          `[Stopped after ${value.matches.length} matches; there are more. Narrow the pattern, path or glob to see the rest.]`,
+          `[Matches ${value.offset + 1}-${shownEnd} of ${value.totalMatches} (in ${value.filesWithMatches} ` +
+            `file${value.filesWithMatches === 1 ? '' : 's'}). Call grep again with offset ${shownEnd} for more, ` +
+            'or narrow the pattern, path or glob.]',
         );
       }
       if (value.filesSkipped > 0) {
         notes.push(`[Skipped ${value.filesSkipped} binary or oversized file${value.filesSkipped === 1 ? '' : 's'}.]`);
       }
+      const searched = `${value.filesSearched} file${value.filesSearched === 1 ? '' : 's'} under ${value.path}`;
       const body =
-        value.matches.length === 0
-          ? `No matches for /${value.pattern}/ in ${value.filesSearched} file${value.filesSearched === 1 ? '' : 's'} under ${value.path}.`
-          : value.matches.map((m) => `${m.path}:${m.line}:${m.text}`).join('\n');
+        value.totalMatches === 0
+          ? `No matches for /${value.pattern}/ in ${searched}.`
+          : value.matches.length === 0
+            ? `No matches from offset ${value.offset}: /${value.pattern}/ has ${value.totalMatches} in ${searched}.`
+            : value.matches.map((m) => `${m.path}:${m.line}:${m.text}`).join('\n');
       return notes.length === 0 ? body : `${body}\n\n${notes.join('\n')}`;
     },
   });
@@ -197,85 +228,4 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<GrepArg
 
 function passesFilter(filter: GlobMatcher, byName: boolean, relative: string): boolean {
   return filter.matches(byName ? relative.slice(relative.lastIndexOf('/') + 1) : relative);
-}
-
-/**
- * Files waiting to be matched, sent to the regex worker together (one round trip for many small
- * files). Matches are appended to the result in file order until the match or output budget runs
- * out; then `truncated` is set and the files after the last one shown no longer count as searched.
- */
-class MatchBatch {
-  readonly #matcher: LineMatcher;
-  readonly #result: GrepOutput;
-  #files: { readonly shown: string; readonly text: string }[] = [];
-  #shownChars = 0;
-  /** Characters of text waiting to be matched. */
-  pendingChars = 0;
-
-  constructor(matcher: LineMatcher, result: GrepOutput) {
-    this.#matcher = matcher;
-    this.#result = result;
-  }
-
-  add(shown: string, text: string): void {
-    this.#files.push({ shown, text });
-    this.pendingChars += text.length;
-  }
-
-  async flush(): Promise<void> {
-    const files = this.#files;
-    this.#files = [];
-    this.pendingChars = 0;
-    if (files.length === 0) return;
-    const result = this.#result;
-    // One more than fits, so the worker tells whether matches remain beyond the limit.
-    const found = await this.#matcher.matchMany(
-      files.map((file) => file.text),
-      { maxMatches: MAX_GREP_MATCHES - result.matches.length + 1 },
-    );
-    for (let k = 0; k < files.length; k++) {
-      const numbers = found[k] ?? [];
-      if (numbers.length === 0) continue;
-      const { shown, text } = files[k] as { shown: string; text: string };
-      const lines = splitLines(text);
-      for (const n of numbers) {
-        const match: GrepMatch = { path: shown, line: n, text: shortenLine(lines[n - 1] ?? '') };
-        const size = match.path.length + match.text.length + 16;
-        if (result.matches.length >= MAX_GREP_MATCHES || this.#shownChars + size > MAX_TOOL_OUTPUT_CHARS) {
-          result.truncated = true;
-          result.filesSearched -= files.length - 1 - k;
-          return;
-        }
-        result.matches.push(match);
-        this.#shownChars += size;
-      }
-    }
-  }
-}
-
-/** A second descriptor on the object `target` already holds (the walk's file entries close theirs). */
-function reopen(target: OpenedPath): number | undefined {
-  if (target.fd === undefined) return undefined;
-  try {
-    return fs.openSync(`/proc/self/fd/${target.fd}`, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The file's text, or undefined when it is binary, too large, or cannot be read (skipped, not fatal). */
-async function loadSearchable(file: WalkedFile): Promise<string | undefined> {
-  const fd = file.open();
-  if (fd === undefined) return undefined;
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
-    const bytes = await readAllFd(fd, MAX_GREP_FILE_BYTES, stat.size);
-    if (bytes === undefined || looksBinary(bytes.subarray(0, BINARY_SNIFF_BYTES))) return undefined;
-    return new TextDecoder('utf-8').decode(bytes);
-  } catch {
-    return undefined;
-  } finally {
-    closeQuietly(fd);
-  }
 }

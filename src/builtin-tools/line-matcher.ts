@@ -4,7 +4,13 @@
 
 import { AbortedError, HarnessError, InvalidArgsError } from '../errors.js';
 import { DEFAULT_GREP_TIMEOUT_MS } from '../limits.js';
-import { sharedRegexWorkerPool, type RegexJob, type RegexWorkerPool } from './regex-worker-pool.js';
+import {
+  sharedRegexWorkerPool,
+  type FileSearchReply,
+  type FileSearchRequest,
+  type RegexJob,
+  type RegexWorkerPool,
+} from './regex-worker-pool.js';
 
 /** The longest piece of the pattern echoed back in an error message. */
 const MAX_PATTERN_ECHO_CHARS = 200;
@@ -28,11 +34,23 @@ export interface MatchOptions {
   readonly maxMatches?: number;
 }
 
+/** A batch of files for `searchFiles`: the request to the worker without the pattern. */
+export type FileBatch = Omit<FileSearchRequest, 'source' | 'flags' | 'whole'>;
+
+/** A running `searchFiles` batch. */
+export interface FileSearch {
+  readonly result: Promise<FileSearchReply>;
+  /** Settles once no worker can touch the batch's descriptors any more (also after a TIMEOUT or ABORTED). */
+  readonly released: Promise<void>;
+}
+
 export interface LineMatcher {
   /** 1-based numbers of the lines of `text` that match, in order. */
   match(text: string, options?: MatchOptions): Promise<number[]>;
   /** `match` for several texts in one round trip to the worker: one list of line numbers per text. */
   matchMany(texts: readonly string[], options?: MatchOptions): Promise<number[][]>;
+  /** Opens, reads and searches a batch of files in a worker thread under the same deadline (docs/grep-regex.md). */
+  searchFiles(batch: FileBatch): FileSearch;
   /** Stops any running match (it rejects with ABORTED) and refuses further ones. */
   close(): void;
 }
@@ -55,6 +73,30 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): RegExp
   }
 }
 
+/**
+ * True unless the pattern certainly cannot match across a line break or look past one: then a search
+ * may run once over a whole text instead of once per line and find the same lines (docs/grep-regex.md).
+ * Conservative: any escape that could stand for a line break (`\s`, `\n`, `\x0a`, `\u2028`, an octal
+ * or a backreference), a negated class, a lookaround or a raw control character answers true.
+ */
+export function canSpanLines(pattern: string): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const next = pattern[++i] ?? '';
+      if (/[sSDWnrcxuk0-9pP]/.test(next)) return true;
+      continue;
+    }
+    // A raw line break, or a control character that could start a class range spanning one.
+    if ((c ?? '') < ' ' || c === '\u2028' || c === '\u2029') return true;
+    if (c === '[' && pattern[i + 1] === '^') return true;
+    if (c === '(' && pattern[i + 1] === '?' && (pattern[i + 2] === '=' || pattern[i + 2] === '!' || (pattern[i + 2] === '<' && (pattern[i + 3] === '=' || pattern[i + 3] === '!')))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Validates the pattern now (throws INVALID_ARGS) and starts the deadline. */
 export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
   const ignoreCase = options.ignoreCase === true;
@@ -66,7 +108,7 @@ export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
   const deadline = performance.now() + timeoutMs;
   const pool = options.pool ?? sharedRegexWorkerPool();
   const signal = options.signal;
-  const running = new Set<RegexJob>();
+  const running = new Set<RegexJob<unknown>>();
   let closed = false;
   // Set when a deadline timer fired: Node's timer clock may run a fraction of a millisecond behind
   // performance.now(), and a later call must not squeeze in a match after the deadline was declared.
@@ -85,12 +127,12 @@ export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
   };
   signal?.addEventListener('abort', onAbort, { once: true });
 
-  async function matchMany(texts: readonly string[], matchOptions: MatchOptions = {}): Promise<number[][]> {
-    if (closed || signal?.aborted === true) throw aborted();
+  /** Starts `start()`'s job under the call's deadline and signal; the job ends as TIMEOUT or ABORTED with them. */
+  function guarded<T>(start: () => RegexJob<T>): { result: Promise<T>; released: Promise<void> } {
+    if (closed || signal?.aborted === true) return { result: Promise.reject(aborted()), released: Promise.resolve() };
     const remainingMs = deadline - performance.now();
-    if (expired || remainingMs <= 0) throw timedOut();
-    if (texts.length === 0) return [];
-    const job = pool.run({ source, flags, texts, maxMatches: matchOptions.maxMatches });
+    if (expired || remainingMs <= 0) return { result: Promise.reject(timedOut()), released: Promise.resolve() };
+    const job = start() as RegexJob<unknown>;
     running.add(job);
     // Node fires a timer longer than 2^31-1 ms at once; a deadline that far away is no deadline.
     const expire = () => {
@@ -98,16 +140,22 @@ export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
       job.cancel(timedOut());
     };
     const timer = remainingMs <= MAX_TIMER_MS ? setTimeout(expire, Math.ceil(remainingMs)) : undefined;
-    try {
-      return await job.result;
-    } finally {
+    const result = (job.result as Promise<T>).finally(() => {
       clearTimeout(timer);
       running.delete(job);
-    }
+    });
+    return { result, released: job.released };
   }
 
+  async function matchMany(texts: readonly string[], matchOptions: MatchOptions = {}): Promise<number[][]> {
+    if (texts.length === 0 && !closed && signal?.aborted !== true && !expired && deadline > performance.now()) return [];
+    return guarded(() => pool.run({ source, flags, texts, maxMatches: matchOptions.maxMatches })).result;
+  }
+
+  const whole = !canSpanLines(source);
   return {
     matchMany,
+    searchFiles: (batch) => guarded(() => pool.search({ ...batch, source, flags, whole })),
     async match(text, matchOptions) {
       const [lines] = await matchMany([text], matchOptions);
       return lines ?? [];

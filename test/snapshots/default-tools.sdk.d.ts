@@ -24,6 +24,12 @@ interface ToolArgsMap {
     pattern: string;
     /** Directory to search from, relative to the workspace or absolute. Default: the workspace. */
     path?: string;
+    /** Also list files that .gitignore excludes, and node_modules. Default false. */
+    no_ignore?: boolean;
+    /** Skip this many files of the sorted list. Default 0. */
+    offset?: number;
+    /** Return at most this many files. Default and maximum 1000. */
+    limit?: number;
   };
   "grep": {
     /** JavaScript regular expression (no slashes or flags), e.g. "function\s+load". */
@@ -34,6 +40,12 @@ interface ToolArgsMap {
     glob?: string;
     /** Match letters case-insensitively. Default false. */
     ignore_case?: boolean;
+    /** Also search files that .gitignore excludes, and node_modules. Default false. */
+    no_ignore?: boolean;
+    /** Skip this many matches (counted over all files in order) before the first one returned. Default 0. */
+    offset?: number;
+    /** Return at most this many matches. Default and maximum 500. */
+    limit?: number;
   };
   "read": {
     /** File to read, relative to the workspace or absolute. */
@@ -102,9 +114,13 @@ interface ToolOutputMap {
     pattern: string;
     /** The directory searched, relative to the workspace when inside it. */
     path: string;
-    /** Matching files, sorted, relative to the workspace when inside it. */
+    /** Matching files, sorted, relative to the workspace when inside it, from offset on. */
     files: string[];
-    /** True when more files matched than were returned. */
+    /** Files of the sorted list skipped before the first one returned. */
+    offset: number;
+    /** All files that match. */
+    totalFiles: number;
+    /** True when more files follow these: call again with offset + files.length. */
     truncated: boolean;
   };
   "grep": {
@@ -112,7 +128,7 @@ interface ToolOutputMap {
     pattern: string;
     /** What was searched, relative to the workspace when inside it. */
     path: string;
-    /** Matching lines in file order. */
+    /** Matching lines in file order, from offset on. */
     matches: {
       /** The file, relative to the workspace when inside it. */
       path: string;
@@ -121,8 +137,14 @@ interface ToolOutputMap {
       /** The line, shortened when very long. */
       text: string;
     }[];
-    /** True when the search stopped at the match limit. */
+    /** Matches skipped before the first one returned. */
+    offset: number;
+    /** Matching lines in all searched files. */
+    totalMatches: number;
+    /** True when more matches follow these: call again with offset + matches.length. */
     truncated: boolean;
+    /** Files with at least one matching line. */
+    filesWithMatches: number;
     /** Files whose contents were searched. */
     filesSearched: number;
     /** Files skipped as binary or too large. */
@@ -191,9 +213,9 @@ declare const tools: {
   "bash"(args: ToolArgsMap["bash"]): Promise<ToolOutputMap["bash"]>;
   /** Replace exact text in a file. `old_string` must match the file exactly, whitespace and indentation included, and exactly once unless `replace_all` is true; include a few surrounding lines to make it unique. Read the file first to see its exact text. To create or rewrite a whole file, use write. */
   "edit"(args: ToolArgsMap["edit"]): Promise<ToolOutputMap["edit"]>;
-  /** Find files whose path matches a glob pattern. The pattern is matched against paths relative to `path` (default: the workspace) and supports `*` (any characters except /), `?` (one character), `[abc]`, `[a-z]`, `[!a-z]` (character classes), `{a,b}` (alternatives) and `**` as a whole segment (any number of directories). So `*.ts` matches only directly in `path`, `**\/*.ts` at any depth. Case-sensitive; hidden files are included; .git and node_modules are skipped unless the pattern names them. Returns files (not directories), sorted, relative to the workspace, at most 1000. */
+  /** Find files whose path matches a glob pattern. The pattern is matched against paths relative to `path` (default: the workspace) and supports `*` (any characters except /), `?` (one character), `[abc]`, `[a-z]`, `[!a-z]` (character classes), `{a,b}` (alternatives) and `**` as a whole segment (any number of directories). So `*.ts` matches only directly in `path`, `**\/*.ts` at any depth. Case-sensitive; hidden files are included; respects .gitignore files (as git does) and skips .git and node_modules unless the pattern names them; `no_ignore: true` lists ignored files and node_modules too. Returns files (not directories), sorted, relative to the workspace, with their total; at most 1000 per call: when truncated is true, call again with offset = offset + the number of files returned. */
   "glob"(args: ToolArgsMap["glob"]): Promise<ToolOutputMap["glob"]>;
-  /** Search file contents for a JavaScript regular expression, line by line (a match cannot span lines). Returns each matching line with its file (relative to the workspace) and line number. Searches `path` (a directory or one file; default: the workspace); `glob` limits which files are searched. Binary files and files over 5 MiB are skipped, as are .git and node_modules unless glob names them. At most 500 matches are returned. */
+  /** Search file contents for a JavaScript regular expression, line by line (a match cannot span lines). Returns each matching line with its file (relative to the workspace) and line number, in file order, with the total number of matching lines. Searches `path` (a directory or one file; default: the workspace); `glob` limits which files are searched. Respects .gitignore files (nested ones, negation and directory patterns, as git does) and skips .git and node_modules unless glob names them; `no_ignore: true` searches ignored files and node_modules too. Binary files and files over 5 MiB are skipped. At most 500 matches per call: when truncated is true, call again with offset = offset + the number of matches returned. */
   "grep"(args: ToolArgsMap["grep"]): Promise<ToolOutputMap["grep"]>;
   /** Read a text file. Shows its lines numbered like `cat -n` (line number, tab, text; lines longer than 2000 characters shortened); the value's `content` holds the raw text of those lines. Returns at most 2000 lines from `offset`; when more remain, the result says which offset to continue with. Directories, binary files and files over 10 MiB are refused: use glob or grep for those. */
   "read"(args: ToolArgsMap["read"]): Promise<ToolOutputMap["read"]>;
