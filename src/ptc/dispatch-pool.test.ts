@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ExecutionMode } from '../tools/tool-runtime.js';
 import { DispatchPool } from './dispatch-pool.js';
@@ -107,6 +108,49 @@ describe('DispatchPool', () => {
     release();
     expect(await settling).toBe('settled');
     expect(finished).toBe(true);
+  });
+
+  it("aborts a running call when a followed signal aborts, and stops following once the call ends", async () => {
+    const pool = new DispatchPool(2);
+    const outer = new AbortController();
+    const later = new AbortController();
+    const seen: AbortSignal[] = [];
+    const hang = pool.submit(
+      'parallel',
+      (signal) => {
+        seen.push(signal);
+        return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      },
+      [outer.signal],
+    );
+    const quick = pool.submit(
+      'parallel',
+      async (signal) => {
+        seen.push(signal);
+        return 'done';
+      },
+      [later.signal],
+    );
+    expect(await quick).toBe('done');
+    outer.abort(new Error('outer stopped'));
+    await expect(hang).rejects.toThrow('outer stopped');
+    later.abort(new Error('too late'));
+    expect(seen.map((signal) => signal.aborted)).toEqual([true, false]);
+    const already = await pool.submit('parallel', async (signal) => signal.aborted, [outer.signal]);
+    expect(already).toBe(true);
+  });
+
+  it('adds one listener to a signal that many calls follow, and removes it at settlement', async () => {
+    const pool = new DispatchPool(20);
+    const shared = new AbortController();
+    const calls = Array.from({ length: 20 }, () =>
+      pool.submit('parallel', (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'))), [shared.signal]),
+    );
+    await flush();
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    await pool.settle();
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 20 }, () => 'aborted'));
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
   });
 
   it('refuses a bound that is not a positive integer', () => {

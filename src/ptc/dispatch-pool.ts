@@ -13,9 +13,17 @@ interface Job {
   readonly start: (signal: AbortSignal) => Promise<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
+  readonly follow: readonly AbortSignal[];
   controller?: AbortController;
   done?: Promise<void>;
 }
+
+interface FollowedSignal {
+  readonly jobs: Set<AbortController>;
+  readonly onAbort: () => void;
+}
+
+function noop(): void {}
 
 export class DispatchPool {
   private readonly queue: Job[] = [];
@@ -24,6 +32,8 @@ export class DispatchPool {
   private settled = false;
 
   private readonly maxParallel: number;
+  /** One listener per followed signal, shared by the running jobs that follow it (see follow). */
+  private readonly followed = new Map<AbortSignal, FollowedSignal>();
 
   constructor(maxParallel: number = DEFAULT_MAX_PARALLEL_SUB_CALLS) {
     if (!Number.isInteger(maxParallel) || maxParallel < 1) {
@@ -38,13 +48,14 @@ export class DispatchPool {
   }
 
   /**
-   * Queues a call. `start` runs when the pool admits it, with a signal aborted at settlement.
-   * After settlement, or when abandoned unstarted, the promise rejects with AbortedError.
+   * Queues a call. `start` runs when the pool admits it, with a signal aborted at settlement or as
+   * soon as one of `follow` aborts. After settlement, or when abandoned unstarted, the promise
+   * rejects with AbortedError.
    */
-  submit<T>(mode: ExecutionMode, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  submit<T>(mode: ExecutionMode, start: (signal: AbortSignal) => Promise<T>, follow: readonly AbortSignal[] = []): Promise<T> {
     if (this.settled) return Promise.reject(new AbortedError('The program run has settled; no new calls start.'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ mode, start, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ mode, start, resolve: resolve as (v: unknown) => void, reject, follow });
       this.pump();
     });
   }
@@ -56,6 +67,40 @@ export class DispatchPool {
     const running = [...this.running];
     for (const job of running) job.controller!.abort(new AbortedError('The program run settled.'));
     await Promise.all(running.map((job) => job.done));
+    for (const [signal, entry] of this.followed) signal.removeEventListener('abort', entry.onAbort);
+    this.followed.clear();
+  }
+
+  /**
+   * Makes a job's signal abort when any of `signals` does (at once if one already has); returns the
+   * cleanup for when the job ends. A signal shared by many calls (the run's) gets one listener for
+   * the pool's lifetime, removed at settlement, not one per call. AbortSignal.any would do the same,
+   * but on Node 20 it costs far more per call and leaves a weak reference in every long-lived source
+   * signal until a GC (docs/control-channel.md, "Hot path").
+   */
+  private follow(controller: AbortController, signals: readonly AbortSignal[]): () => void {
+    for (const signal of signals) {
+      if (signal.aborted) {
+        controller.abort(signal.reason);
+        return noop;
+      }
+    }
+    const entries: FollowedSignal[] = [];
+    for (const signal of signals) {
+      let entry = this.followed.get(signal);
+      if (entry === undefined) {
+        const jobs = new Set<AbortController>();
+        const created: FollowedSignal = { jobs, onAbort: () => jobs.forEach((job) => job.abort(signal.reason)) };
+        signal.addEventListener('abort', created.onAbort, { once: true });
+        this.followed.set(signal, created);
+        entry = created;
+      }
+      entry.jobs.add(controller);
+      entries.push(entry);
+    }
+    return () => {
+      for (const entry of entries) entry.jobs.delete(controller);
+    };
   }
 
   private pump(): void {
@@ -73,12 +118,14 @@ export class DispatchPool {
     job.controller = controller;
     this.running.add(job);
     if (job.mode === 'exclusive') this.exclusiveRunning = true;
+    const unfollow = this.follow(controller, job.follow);
     job.done = (async () => {
       try {
         job.resolve(await job.start(controller.signal));
       } catch (error) {
         job.reject(error);
       } finally {
+        unfollow();
         this.running.delete(job);
         if (job.mode === 'exclusive') this.exclusiveRunning = false;
         this.pump();
@@ -86,3 +133,4 @@ export class DispatchPool {
     })();
   }
 }
+

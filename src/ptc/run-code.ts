@@ -219,13 +219,10 @@ class Bridge {
     this.scope.emit('tool/ptc-dispatch-start', start);
     const mode = this.tools.executionMode(tool, { scope: this.scope, parent: this.parent });
     try {
-      const result = await this.pool.submit(mode, (poolSignal) =>
-        this.tools.execute(tool, args, {
-          signal: AbortSignal.any([poolSignal, bindingSignal, this.controller.signal]),
-          parent: this.parent,
-          scope: this.scope,
-          id,
-        }),
+      const result = await this.pool.submit(
+        mode,
+        (signal) => this.tools.execute(tool, args, { signal, parent: this.parent, scope: this.scope, id }),
+        [bindingSignal, this.controller.signal],
       );
       this.contexts[index] = result.deferredContexts;
       this.finish(start, result.content, result.isError);

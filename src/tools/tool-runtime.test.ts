@@ -154,6 +154,36 @@ describe('the execution pipeline', () => {
     expect(Object.isFrozen(results[0]!.call.args)).toBe(true);
   });
 
+  it('hands hooks a deep frozen copy of the arguments and keeps the tool\'s value its own', async () => {
+    const kept: JsonValue[] = [];
+    const returned = { nested: { list: [1, { deep: true }] } };
+    env.tools.register(
+      defineTool<{ nested: JsonValue }, JsonValue>({
+        name: 'keep',
+        description: 'Keeps its arguments.',
+        inputSchema: { type: 'object' },
+        execute: (args) => {
+          kept.push(args as unknown as JsonValue);
+          return returned;
+        },
+      }),
+    );
+    const args = JSON.parse('{"nested":{"list":[1,{"deep":true}]},"__proto__":{"polluted":true}}') as JsonValue;
+    const result = await env.tools.execute('keep', args);
+    const seen = env.results[0]!.call.args as { nested: { list: [number, { deep: boolean }] } };
+    expect(seen).toEqual(args);
+    expect(seen).not.toBe(args);
+    expect(Object.isFrozen(seen.nested.list[1])).toBe(true);
+    expect(Object.getPrototypeOf(seen)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(seen, '__proto__')).toBe(true);
+    expect((seen as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(kept[0]).toEqual(args);
+    expect(result.value).toEqual(returned);
+    expect(result.value).not.toBe(returned);
+    expect(Object.isFrozen(returned.nested)).toBe(false);
+    expect(Object.isFrozen((result.value as typeof returned).nested.list)).toBe(true);
+  });
+
   it('renders strings raw', async () => {
     expect(await env.tools.execute('plain', {})).toEqual({ value: 'just text', content: 'just text', isError: false });
   });
