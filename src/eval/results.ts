@@ -56,5 +56,16 @@ export function readResults(dir: string): TaskResult[] {
 }
 
 export function appendResult(dir: string, result: TaskResult): void {
-  fs.appendFileSync(path.join(dir, RESULTS_FILE), `${JSON.stringify(result)}\n`);
+  const file = path.join(dir, RESULTS_FILE);
+  // After a crash mid-line the file ends torn: start on a fresh line so the new result stays whole.
+  const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
+  let torn = false;
+  if (size > 0) {
+    const fd = fs.openSync(file, 'r');
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    fs.closeSync(fd);
+    torn = last[0] !== 0x0a;
+  }
+  fs.appendFileSync(file, `${torn ? '\n' : ''}${JSON.stringify(result)}\n`);
 }

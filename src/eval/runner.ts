@@ -58,6 +58,8 @@ export interface EvalProgress {
   readonly total: number;
   readonly succeeded: number;
   readonly startedAt: number;
+  /** Runs the directory had before this call (resumed), for the ETA. */
+  readonly initial?: number;
   readonly last?: TaskResult;
 }
 
@@ -109,9 +111,10 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
 
   const total = tasks.length * options.presets.length;
   const startedAt = Date.now();
-  let finished = total - jobs.length;
-  let succeeded = readResults(dir).filter((r) => r.success).length;
-  options.onProgress?.({ done: finished, total, succeeded, startedAt });
+  const initial = total - jobs.length;
+  let finished = initial;
+  let succeeded = readResults(dir).filter((r) => r.success && options.presets.includes(r.preset) && tasks.some((t) => t.name === r.task)).length;
+  options.onProgress?.({ done: finished, total, succeeded, startedAt, initial });
 
   const replay = options.replay ? await startReplayServer() : undefined;
   // One Node runtime for every ptc run: its warm children serve all tasks.
@@ -127,7 +130,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
         appendResult(dir, result);
         finished++;
         if (result.success) succeeded++;
-        options.onProgress?.({ done: finished, total, succeeded, startedAt, last: result });
+        options.onProgress?.({ done: finished, total, succeeded, startedAt, initial, last: result });
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs ?? 1, jobs.length || 1)) }, worker));
