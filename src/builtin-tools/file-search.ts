@@ -54,7 +54,8 @@ export interface SearchResult {
 }
 
 interface Item {
-  readonly shown: string;
+  /** The path as the walk found it; shown through `display` only for a file with hits on the page. */
+  readonly absolute: string;
   readonly dirFd: number;
   readonly name: string;
   /** -1 when the worker opens `name` through `dirFd`. */
@@ -108,7 +109,7 @@ export async function searchFiles(options: SearchOptions): Promise<SearchResult>
         const index = totalMatches + k;
         if (pageFull || index < offset || index >= end) continue;
         const text = shown(reply.texts[kept] ?? '', reply.lengths[kept] ?? 0);
-        const hit: SearchHit = { path: (batch.items[i] as Item).shown, line: reply.lines[kept] ?? 0, text };
+        const hit: SearchHit = { path: display((batch.items[i] as Item).absolute), line: reply.lines[kept] ?? 0, text };
         const size = hit.path.length + hit.text.length + 16;
         if (hits.length > 0 && chars + size > maxChars) {
           // The page stays contiguous: later hits wait for the next offset.
@@ -146,14 +147,14 @@ export async function searchFiles(options: SearchOptions): Promise<SearchResult>
   try {
     if (Array.isArray(options.files)) {
       for (const file of options.files as readonly SingleFile[]) {
-        pending.push({ shown: display(file.absolute), dirFd: -1, name: '', fd: file.fd, done: () => undefined });
+        pending.push({ absolute: file.absolute, dirFd: -1, name: '', fd: file.fd, done: () => undefined });
       }
     } else {
       for await (const run of options.files as AsyncIterable<readonly WalkedFile[]>) {
         throwIfAborted(signal, tool);
         for (const file of run) {
           if (accept !== undefined && !accept(file)) continue;
-          const item = hold(file, display);
+          const item = hold(file);
           if (item !== undefined) pending.push(item);
           if (pending.length >= GREP_BATCH_FILES) await submit();
         }
@@ -176,16 +177,15 @@ export async function searchFiles(options: SearchOptions): Promise<SearchResult>
 }
 
 /** What a batch needs to reach the file; undefined when a followed symlink no longer leads to one. */
-function hold(file: WalkedFile, display: (absolute: string) => string): Item | undefined {
-  const shownPath = display(file.absolute);
+function hold(file: WalkedFile): Item | undefined {
   if (file.linked) {
     // A symlink the walk followed: opened here, through the resolver, and closed after its batch.
     const fd = file.open();
     if (fd === undefined) return undefined;
-    return { shown: shownPath, dirFd: -1, name: '', fd, done: () => closeQuietly(fd) };
+    return { absolute: file.absolute, dirFd: -1, name: '', fd, done: () => closeQuietly(fd) };
   }
   file.dir.retain();
-  return { shown: shownPath, dirFd: file.dir.fd, name: file.name, fd: -1, done: () => file.dir.release() };
+  return { absolute: file.absolute, dirFd: file.dir.fd, name: file.name, fd: -1, done: () => file.dir.release() };
 }
 
 /** A line as grep shows it: cut at MAX_LINE_CHARS with a note, as read's shortenLine does. */
