@@ -8,6 +8,8 @@ const WIDTH = 820;
 const PANEL_HEIGHT = 170;
 const LEFT = 60;
 const GROUP_GAP = 18;
+/** Room above the tallest bar for its value label, below the panel title. */
+const LABEL_ROOM = 18;
 
 function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -50,12 +52,12 @@ export function renderChart(results: readonly TaskResult[]): string {
   });
 
   const panel = (top: number, title: string, value: (g: number, p: string) => number, label: (g: number, p: string) => string): void => {
-    out.push(`<text x="${LEFT}" y="${top - 6}" font-weight="bold">${escapeXml(title)}</text>`);
+    out.push(`<text x="${LEFT}" y="${top - 4}" font-weight="bold">${escapeXml(title)}</text>`);
     out.push(`<line x1="${LEFT}" y1="${top + PANEL_HEIGHT}" x2="${WIDTH - 20}" y2="${top + PANEL_HEIGHT}" stroke="#4a5568"/>`);
     groups.forEach((group, g) => {
       const x0 = LEFT + g * groupWidth + GROUP_GAP / 2;
       presets.forEach((preset, i) => {
-        const h = Math.max(0, Math.min(1, value(g, preset))) * PANEL_HEIGHT;
+        const h = Math.max(0, Math.min(1, value(g, preset))) * (PANEL_HEIGHT - LABEL_ROOM);
         const x = x0 + i * barWidth;
         out.push(`<rect x="${x.toFixed(1)}" y="${(top + PANEL_HEIGHT - h).toFixed(1)}" width="${(barWidth - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${COLORS[preset] ?? '#718096'}"/>`);
         out.push(`<text x="${(x + (barWidth - 2) / 2).toFixed(1)}" y="${(top + PANEL_HEIGHT - h - 3).toFixed(1)}" text-anchor="middle" font-size="9">${escapeXml(label(g, preset))}</text>`);

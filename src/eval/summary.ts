@@ -69,8 +69,7 @@ export function renderSummary(results: readonly TaskResult[], settings: EvalSett
   if (presets.includes('ptc') && presets.includes('standard')) {
     const p = aggregate(of('ptc'));
     const s = aggregate(of('standard'));
-    lines.push('', '**ptc / standard**: ');
-    lines.push('', '| | success | mean turns | input tokens | output tokens | tool-result tokens | time |', '|---|---|---|---|---|---|---|');
+    lines.push('', '| ptc / standard | success | mean turns | input tokens | output tokens | tool-result tokens | time |', '|---|---|---|---|---|---|---|');
     lines.push(
       `| ratio | ${ratio(p.succeeded, s.succeeded)} | ${ratio(p.meanTurns, s.meanTurns)} | ${ratio(p.inputTokens, s.inputTokens)} | ${ratio(p.outputTokens, s.outputTokens)} | ${ratio(p.toolResultTokens, s.toolResultTokens)} | ${ratio(p.wallMs, s.wallMs)} |`,
     );

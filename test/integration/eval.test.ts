@@ -67,7 +67,7 @@ describe('ptc eval m3tooleval --replay', () => {
     expect(result.stdout).toBe(summary);
     expect(summary).toContain('| ptc | 3/3 (100.0%) |');
     expect(summary).toContain('| standard | 3/3 (100.0%) |');
-    expect(summary).toContain('**ptc / standard**');
+    expect(summary).toContain('| ptc / standard | success |');
     expect(summary).toContain('![Success and tokens per domain, ptc against standard](summary.svg)');
     const svg = fs.readFileSync(path.join(out, 'summary.svg'), 'utf8');
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
