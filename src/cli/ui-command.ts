@@ -1,0 +1,126 @@
+// `ptc ui`: the local web app (docs/ui.md). This module builds the commander command with `ptc run`'s
+// model and policy flags plus `--port` and `--approve`; it imports only commander and types, so
+// registering it costs `ptc --help` nothing, and the server is loaded when the command runs.
+
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ApprovalPolicy } from '../approvals/approvals.js';
+import type { SandboxMode } from '../ptc-runtime/types.js';
+
+export interface UiCommandIo {
+  /** Where the URL is printed (stdout). */
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Stops the server; default: SIGINT or SIGTERM. */
+  readonly signal?: AbortSignal;
+}
+
+interface UiFlags {
+  preset: string;
+  plugin?: string[];
+  mcpConfig?: string[];
+  cwd?: string;
+  timeout?: number;
+  sandbox: SandboxMode;
+  allowRead?: string[];
+  allowWrite?: string[];
+  allowNet?: boolean;
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  sessionDir?: string;
+  approve: ApprovalPolicy;
+  port: number;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function integer(flag: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${flag} takes an integer from ${min} to ${max}, got "${value}".`);
+    return n;
+  };
+}
+
+/** The `ui` command; the lead's `ptc` program adds it with `program.addCommand(buildUiCommand())`. */
+export function buildUiCommand(io: UiCommandIo = processIo()): Command {
+  return new Command('ui')
+    .description('a local web app: chat with a preset, see each run_code program and its sub-calls, approve writes, replay sessions')
+    .addOption(new Option('--preset <name|path>', 'the preset selected when the page opens (ptc presets list)').default('ptc'))
+    .addOption(new Option('--plugin <file>', 'append a plugin row: a plugin file or package (repeatable)').argParser(collect))
+    .addOption(new Option('--mcp-config <file>', 'append an mcp row: the MCP servers of a config file (repeatable)').argParser(collect))
+    .addOption(new Option('--cwd <dir>', 'workspace (default: current directory)'))
+    .option('--timeout <ms>', 'program deadline in ms (wall time, includes awaited tool calls)', integer('--timeout', 1, Number.MAX_SAFE_INTEGER))
+    .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
+    .option('--allow-read <path>', 'widen the read policy (repeatable)', collect)
+    .option('--allow-write <path>', 'widen the write policy (repeatable)', collect)
+    .option('--allow-net', 'allow network from programs and tools')
+    .option('--model <provider:id>', 'the model the page starts with, e.g. deepseek:deepseek-chat, openai:gpt-4.1')
+    .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
+    .option('--max-steps <n>', 'stop each turn after this many model requests', integer('--max-steps', 1, Number.MAX_SAFE_INTEGER))
+    .option('--session-dir <dir>', 'where the JSONL session logs are (default ~/.ptc/sessions, env PTC_HOME)')
+    .addOption(new Option('--approve <policy>', 'which calls ask in the page first: never | writes | all').choices(['never', 'writes', 'all']).default('writes'))
+    .addOption(new Option('--port <n>', 'port on 127.0.0.1 (default 0: a free one)').argParser(integer('--port', 0, 65535)).default(0))
+    .action(async (o: UiFlags) => {
+      await runUi(o, io);
+    });
+}
+
+async function runUi(o: UiFlags, io: UiCommandIo): Promise<void> {
+  const [{ harnessOptionsOf }, { resolveSessionDir }, { startUiServer }] = await Promise.all([
+    import('./commands.js'),
+    import('../session/index.js'),
+    import('../ui/server.js'),
+  ]);
+  const harness = harnessOptionsOf({
+    preset: o.preset,
+    plugins: o.plugin ?? [],
+    mcpConfigs: o.mcpConfig ?? [],
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+    sandbox: o.sandbox,
+    allowRead: o.allowRead ?? [],
+    allowWrite: o.allowWrite ?? [],
+    allowNet: o.allowNet === true,
+  });
+  const { preset: _preset, ...perTurn } = harness;
+  const server = await startUiServer({
+    harness: { ...perTurn, cwd: harness.cwd ?? process.cwd() },
+    defaultPreset: o.preset,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+    env: io.env,
+    sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: io.env }),
+    approve: o.approve,
+    port: o.port,
+  });
+  io.stdout(`ptc ui: open ${server.url}\n`);
+  io.stderr('ptc ui: the token in that URL is required for every request; Ctrl-C stops the server (running turns end as aborted).\n');
+  const signal = io.signal ?? processSignal();
+  if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  await server.close();
+}
+
+function processIo(): UiCommandIo {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+  };
+}
+
+function processSignal(): AbortSignal {
+  const controller = new AbortController();
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    controller.abort();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return controller.signal;
+}

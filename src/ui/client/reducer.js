@@ -1,0 +1,141 @@
+// The cards of a session as a pure function of its events (docs/ui.md, "Cards are events"). Live
+// events and a past session's log go through this one reducer, so a replay cannot drift from what
+// was shown live. No DOM here: the Node tests import it as it is.
+
+/**
+ * @typedef {{ id: string, tool: string, args: unknown, start: number, end?: number, content?: string, isError?: boolean }} SubCall
+ * @typedef {{ kind: 'turn', key: string, resumed: boolean, preset: string, model: string, mode: string, ts: number }
+ *   | { kind: 'user', key: string, text: string }
+ *   | { kind: 'assistant', key: string, step: number, text: string }
+ *   | { kind: 'tool', key: string, id: string, name: string, args: unknown, start: number, end?: number,
+ *       status: 'running' | 'ok' | 'error', content?: string, error?: { code: string, message: string },
+ *       program?: string, description?: string, subCalls: SubCall[] }
+ *   | { kind: 'approval', key: string, id: string, tool: string, args: unknown, parentId?: string,
+ *       decision?: 'allow' | 'allow-tool' | 'deny', by?: string, reason?: string }
+ *   | { kind: 'notice', key: string, tone: 'error' | 'info', text: string }
+ *   | { kind: 'end', key: string, reason: string, steps: number, error?: string }} Item
+ * @typedef {{ items: Item[], count: number, open: boolean }} SessionView
+ */
+
+/** @returns {SessionView} */
+export function emptyView() {
+  return { items: [], count: 0, open: false };
+}
+
+/** All events at once (a replay): the same fold as live. */
+export function viewOf(events) {
+  return events.reduce(applyEvent, emptyView());
+}
+
+/**
+ * The view after one more event. Returns a new view; items that change are new objects, the others
+ * are shared, so a renderer can tell what changed.
+ * @param {SessionView} view
+ * @param {any} event a session log line (README, "Session log")
+ * @returns {SessionView}
+ */
+export function applyEvent(view, event) {
+  const n = view.count;
+  const ts = Date.parse(event.ts);
+  const next = { ...view, count: n + 1 };
+  const add = (item) => ({ ...next, items: [...view.items, item] });
+  const update = (key, change) => {
+    const at = view.items.findIndex((item) => item.key === key);
+    if (at < 0) return next;
+    const items = view.items.slice();
+    items[at] = change(items[at]);
+    return { ...next, items };
+  };
+  switch (event.type) {
+    case 'session/start':
+    case 'session/resume':
+      return {
+        ...add({ kind: 'turn', key: `turn-${n}`, resumed: event.type === 'session/resume', preset: event.preset, model: event.model, mode: event.mode, ts }),
+        open: true,
+      };
+    case 'user/message':
+      return add({ kind: 'user', key: `user-${n}`, text: event.text });
+    case 'llm/response':
+      return event.text.trim() === '' ? next : add({ kind: 'assistant', key: `text-${n}`, step: event.step, text: event.text });
+    case 'tool/call': {
+      const args = event.args;
+      const isProgram = event.name === 'run_code' && args !== null && typeof args === 'object';
+      return add({
+        kind: 'tool',
+        key: `tool-${event.id}`,
+        id: event.id,
+        name: event.name,
+        args,
+        start: ts,
+        status: 'running',
+        subCalls: [],
+        ...(isProgram && typeof args.code === 'string' ? { program: args.code } : {}),
+        ...(isProgram && typeof args.description === 'string' ? { description: args.description } : {}),
+      });
+    }
+    case 'tool/ptc-dispatch-start':
+      return update(`tool-${event.parentId}`, (card) => ({
+        ...card,
+        subCalls: [...card.subCalls, { id: event.id, tool: event.tool, args: event.args, start: ts }],
+      }));
+    case 'tool/ptc-dispatch':
+      return update(`tool-${event.parentId}`, (card) => {
+        const known = card.subCalls.some((s) => s.id === event.id);
+        // A settle without its start (a log from before start events existed) still gets a row.
+        const subCalls = known ? card.subCalls : [...card.subCalls, { id: event.id, tool: event.tool, args: event.args, start: ts }];
+        return {
+          ...card,
+          subCalls: subCalls.map((s) => (s.id === event.id ? { ...s, end: ts, content: event.content, isError: event.isError } : s)),
+        };
+      });
+    case 'tool/result':
+      return update(`tool-${event.id}`, (card) => ({
+        ...card,
+        end: ts,
+        status: event.isError ? 'error' : 'ok',
+        content: event.content,
+        ...(event.error ? { error: event.error } : {}),
+      }));
+    case 'tool/approval':
+      if (event.stage === 'request') {
+        return add({ kind: 'approval', key: `approval-${event.id}`, id: event.id, tool: event.tool, args: event.args, ...(event.parentId ? { parentId: event.parentId } : {}) });
+      }
+      // An answer by the session (allowed earlier for the tool) has no request line: show it as a settled card.
+      if (!view.items.some((item) => item.key === `approval-${event.id}`)) {
+        return add({ kind: 'approval', key: `approval-${event.id}`, id: event.id, tool: event.tool, args: null, ...(event.parentId ? { parentId: event.parentId } : {}), decision: event.decision, by: event.by, ...(event.reason ? { reason: event.reason } : {}) });
+      }
+      return update(`approval-${event.id}`, (card) => ({ ...card, decision: event.decision, by: event.by, ...(event.reason ? { reason: event.reason } : {}) }));
+    case 'llm/error':
+      return add({ kind: 'notice', key: `notice-${n}`, tone: 'error', text: `Model request failed at step ${event.step}: ${event.message}` });
+    case 'context/deferred':
+      return add({ kind: 'notice', key: `notice-${n}`, tone: 'info', text: `Context from ${event.source}: ${event.text}` });
+    case 'session/end':
+      return { ...add({ kind: 'end', key: `end-${n}`, reason: event.reason, steps: event.steps, ...(event.error ? { error: event.error } : {}) }), open: false };
+    default:
+      return next;
+  }
+}
+
+/** `line:column` of a failed program, from the `(program.ts:L:C)` its error message ends with. */
+export function programPosition(message) {
+  const match = /program\.ts:(\d+):(\d+)/.exec(message ?? '');
+  return match ? { line: Number(match[1]), column: Number(match[2]) } : undefined;
+}
+
+/**
+ * Bars of a run_code card's waterfall: each sub-call's offset and width as percentages of the
+ * card's span (its call to its result, or to the latest time seen while it runs).
+ */
+export function waterfall(card, now) {
+  const end = card.end ?? Math.max(now ?? 0, ...card.subCalls.map((s) => s.end ?? s.start));
+  const span = Math.max(1, end - card.start);
+  return card.subCalls.map((s) => {
+    const stop = s.end ?? end;
+    return {
+      id: s.id,
+      left: Math.min(100, ((s.start - card.start) / span) * 100),
+      width: Math.max(0.5, ((stop - s.start) / span) * 100),
+      ms: s.end !== undefined ? s.end - s.start : undefined,
+    };
+  });
+}

@@ -1,0 +1,305 @@
+// The sessions `ptc ui` runs and shows (docs/ui.md, "Cards are events"). A turn is the library's
+// agent loop with a session writer whose every appended event is also handed to the browsers
+// watching that session; a browser that connects later, or a past session, gets the same events
+// read back (from memory while a turn runs, else from the JSONL file). The browser renders both
+// through one reducer. Approvals are the library's (installApprovals): the approver waits for the
+// browser's answer.
+
+import path from 'node:path';
+
+import { runAgent } from '../agent/loop.js';
+import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type Approver } from '../approvals/approvals.js';
+import { ConfigError, HarnessError } from '../errors.js';
+import { createHarness, type HarnessOptions } from '../harness.js';
+import { resolveModel } from '../llm/index.js';
+import { readPresetFile } from '../presets/preset-file.js';
+import { listPresets } from '../presets/resolve-preset.js';
+import {
+  continueSession,
+  createSessionWriter,
+  ensureSessionDir,
+  findSession,
+  listSessions,
+  readSession,
+  SESSION_FILE_EXTENSION,
+  type SessionEvent,
+  type SessionEventInput,
+  type SessionSummary,
+  type SessionWriter,
+} from '../session/index.js';
+
+export interface UiRunSettings {
+  /** Harness options of every turn (workspace and policy flags); the preset is chosen per turn. */
+  readonly harness: Omit<HarnessOptions, 'preset'> & { readonly cwd: string };
+  /** The preset selected when the page opens (`--preset`, default ptc). */
+  readonly defaultPreset: string;
+  /** `--model` (a `provider:id`, or the model id with `baseUrl`). */
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly sessionDir: string;
+  /** `--approve`; `ptc ui`'s default is `writes`. */
+  readonly approve: ApprovalPolicy;
+  readonly maxSteps?: number;
+}
+
+/** What a watching browser receives: session events with their index in the log, and the rest. */
+export interface HubListener {
+  event(index: number, event: SessionEvent): void;
+  /** Model text as it streams. */
+  text(delta: string): void;
+  /** On subscribing during a turn: what streamed of the current step so far (replaces any draft shown). */
+  draft(text: string): void;
+  /** Whether a turn is running in this server (approval buttons and the stop button need one). */
+  status(active: boolean): void;
+}
+
+export interface TurnRequest {
+  readonly text: string;
+  readonly preset?: string;
+  readonly model?: string;
+}
+
+export interface PresetChoice {
+  readonly name: string;
+  readonly origin: string;
+  readonly description: string;
+}
+
+interface ActiveTurn {
+  /** Every event of the log: the earlier turns' and this turn's so far. */
+  readonly events: SessionEvent[];
+  readonly controller: AbortController;
+  readonly pending: Map<string, (answer: ApprovalAnswer) => void>;
+  /** What streamed of the current step's text (cleared by its llm/response). */
+  draft: string;
+  /** Settles once the turn has closed its log and disposed its harness. */
+  done: Promise<void>;
+}
+
+interface Channel {
+  readonly listeners: Set<HubListener>;
+  turn?: ActiveTurn;
+}
+
+export class SessionHub {
+  private readonly settings: UiRunSettings;
+  private readonly channels = new Map<string, Channel>();
+  private closed = false;
+
+  constructor(settings: UiRunSettings) {
+    this.settings = settings;
+    ensureSessionDir(settings.sessionDir);
+  }
+
+  /** The presets that resolve in the workspace (shadowed ones left out), with their descriptions. */
+  presets(): PresetChoice[] {
+    return listPresets({ workspace: this.settings.harness.cwd, env: this.settings.env })
+      .filter((p) => !p.shadowed)
+      .map((p) => {
+        let description: string;
+        try {
+          description = readPresetFile(p.file).description;
+        } catch (error) {
+          description = `(invalid: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`;
+        }
+        return { name: p.name, origin: p.origin, description };
+      });
+  }
+
+  /** The model the flags name, as `session/start` will show it; the error when it cannot be used. */
+  defaultModel(): { label: string; error?: string } {
+    try {
+      return { label: this.resolve(undefined).label };
+    } catch (error) {
+      return { label: this.settings.model ?? '', error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  sessions(): SessionSummary[] {
+    return listSessions(this.settings.sessionDir);
+  }
+
+  isActive(sessionId: string): boolean {
+    return this.channels.get(sessionId)?.turn !== undefined;
+  }
+
+  /** Starts a new session with its first turn; resolves with its id once the log exists. */
+  async start(request: TurnRequest): Promise<string> {
+    return this.begin(request, () => {
+      const writer = createSessionWriter({ dir: this.settings.sessionDir });
+      return { writer, history: undefined };
+    });
+  }
+
+  /** A later turn of `sessionId` (continueSession: same log, history, continuing steps). */
+  async continue(sessionId: string, request: TurnRequest): Promise<string> {
+    if (this.isActive(sessionId)) throw new ConfigError(`Session ${sessionId} is running a turn; wait for it to end or stop it.`);
+    const file = this.sessionFile(sessionId);
+    return this.begin(request, () => {
+      const continued = continueSession(this.settings.sessionDir, file);
+      return { writer: continued.writer, history: continued.events };
+    });
+  }
+
+  /** Aborts the running turn; false when none runs. */
+  stop(sessionId: string): boolean {
+    const turn = this.channels.get(sessionId)?.turn;
+    if (!turn) return false;
+    turn.controller.abort();
+    return true;
+  }
+
+  /** Answers a waiting approval; false when no call of that id waits. */
+  answer(sessionId: string, callId: string, answer: ApprovalAnswer): boolean {
+    const resolve = this.channels.get(sessionId)?.turn?.pending.get(callId);
+    if (!resolve) return false;
+    resolve(answer);
+    return true;
+  }
+
+  /**
+   * Sends the events after `afterIndex` (-1: all) to `listener`, then keeps it informed. A session
+   * that does not run here is read from its file. Returns the unsubscribe function.
+   */
+  subscribe(sessionId: string, afterIndex: number, listener: HubListener): () => void {
+    const turn = this.channels.get(sessionId)?.turn;
+    const events = turn ? turn.events : readSession(this.sessionFile(sessionId)).events;
+    const channel = this.channel(sessionId);
+    for (let i = afterIndex + 1; i < events.length; i++) listener.event(i, events[i]!);
+    listener.status(turn !== undefined);
+    if (turn) listener.draft(turn.draft);
+    channel.listeners.add(listener);
+    return () => {
+      channel.listeners.delete(listener);
+      if (channel.listeners.size === 0 && !channel.turn) this.channels.delete(sessionId);
+    };
+  }
+
+  /** Stops every running turn and waits for them to close their logs. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const turns = [...this.channels.values()].flatMap((c) => (c.turn ? [c.turn] : []));
+    for (const turn of turns) turn.controller.abort();
+    await Promise.all(turns.map((t) => t.done));
+  }
+
+  /** The log of exactly `sessionId` (the library also takes prefixes; a URL names one session). */
+  private sessionFile(sessionId: string): string {
+    const file = findSession(this.settings.sessionDir, sessionId);
+    if (path.basename(file, SESSION_FILE_EXTENSION) !== sessionId) throw new ConfigError(`No session ${JSON.stringify(sessionId)} in ${this.settings.sessionDir}.`);
+    return file;
+  }
+
+  private resolve(model: string | undefined) {
+    const wanted = model !== undefined && model.trim() !== '' ? model.trim() : this.settings.model;
+    return resolveModel({
+      ...(wanted !== undefined ? { model: wanted } : {}),
+      ...(this.settings.baseUrl !== undefined ? { baseUrl: this.settings.baseUrl } : {}),
+      env: this.settings.env,
+    });
+  }
+
+  private channel(sessionId: string): Channel {
+    let channel = this.channels.get(sessionId);
+    if (!channel) {
+      channel = { listeners: new Set() };
+      this.channels.set(sessionId, channel);
+    }
+    return channel;
+  }
+
+  private async begin(request: TurnRequest, open: () => { writer: SessionWriter; history: readonly SessionEvent[] | undefined }): Promise<string> {
+    if (this.closed) throw new ConfigError('ptc ui is shutting down.');
+    if (request.text.trim() === '') throw new ConfigError('Write a message first.');
+    const model = this.resolve(request.model);
+    const preset = request.preset !== undefined && request.preset !== '' ? request.preset : this.settings.defaultPreset;
+    const harness = await createHarness({ ...this.settings.harness, preset, env: this.settings.env });
+    let writer: SessionWriter;
+    let history: readonly SessionEvent[] | undefined;
+    try {
+      ({ writer, history } = open());
+    } catch (error) {
+      await harness.dispose();
+      throw error;
+    }
+    const sessionId = writer.sessionId;
+    const channel = this.channel(sessionId);
+    const controller = new AbortController();
+    const pending = new Map<string, (answer: ApprovalAnswer) => void>();
+    const events: SessionEvent[] = [...(history ?? [])];
+    const broadcast = (send: (l: HubListener) => void) => {
+      for (const listener of channel.listeners) send(listener);
+    };
+
+    const sink = {
+      append: (input: SessionEventInput): SessionEvent => {
+        const written = writer.append(input);
+        const index = events.push(written) - 1;
+        if (written.type === 'llm/response') turn.draft = '';
+        broadcast((l) => l.event(index, written));
+        return written;
+      },
+      flush: () => writer.flush(),
+    };
+    // The person answers in the browser: the request card comes from the logged tool/approval event.
+    const approver: Approver = (approvalRequest, signal) =>
+      new Promise<ApprovalAnswer>((resolve, reject) => {
+        const settle = () => {
+          pending.delete(approvalRequest.id);
+          signal.removeEventListener('abort', onAbort);
+          controller.signal.removeEventListener('abort', onAbort);
+        };
+        const onAbort = () => {
+          settle();
+          reject(new Error('the turn was stopped'));
+        };
+        if (signal.aborted || controller.signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        // Until the pipeline passes each call's signal to hooks, the stop button ends the wait through the turn's.
+        controller.signal.addEventListener('abort', onAbort, { once: true });
+        pending.set(approvalRequest.id, (answer) => {
+          settle();
+          resolve(answer);
+        });
+      });
+    const removeApprovals = installApprovals(harness.ctx, { policy: this.settings.approve, approver, flagHint: '--approve never' });
+
+    const run = async (): Promise<void> => {
+      try {
+        await runAgent({
+          scope: harness.ctx,
+          cwd: harness.cwd,
+          preset: harness.preset.name,
+          model,
+          task: request.text,
+          sink,
+          sessionId,
+          sessionDir: this.settings.sessionDir,
+          signal: controller.signal,
+          ...(this.settings.maxSteps !== undefined ? { maxSteps: this.settings.maxSteps } : {}),
+          ...(history !== undefined ? { history } : {}),
+          onText: (delta) => {
+            turn.draft += delta;
+            broadcast((l) => l.text(delta));
+          },
+        });
+      } catch (error) {
+        // The loop closed the log with session/end before rethrowing a deployment error; the page shows that line.
+        if (!(error instanceof HarnessError)) process.stderr.write(`ptc ui: turn of session ${sessionId} failed: ${String(error)}\n`);
+      } finally {
+        await removeApprovals();
+        writer.close();
+        await harness.dispose().catch(() => {});
+        channel.turn = undefined;
+        broadcast((l) => l.status(false));
+        if (channel.listeners.size === 0) this.channels.delete(sessionId);
+      }
+    };
+    const turn: ActiveTurn = { events, controller, pending, draft: '', done: Promise.resolve() };
+    channel.turn = turn;
+    broadcast((l) => l.status(true));
+    turn.done = run();
+    return sessionId;
+  }
+}
