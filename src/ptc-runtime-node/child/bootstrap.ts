@@ -1,16 +1,20 @@
-// The child side of the Node runtime. The host feeds this module to `node --input-type=module -` on
-// stdin (stripped with amaro when running from source, compiled by tsc in dist), so it must use
-// erasable TypeScript only and import nothing but Node built-ins and types. It announces `ready` on
-// fd 3, waits for one `run` frame, installs the program's globals, runs the program once and reports
-// `done`; the host then kills the process. It trusts the host's frames; the host trusts nothing here.
+// The child side of the Node runtime. The host feeds this script to `node --input-type=commonjs -`
+// on stdin (stripped with amaro when running from source, compiled by tsc in dist), so it must use
+// erasable TypeScript only and load nothing but Node built-ins (with require: a CommonJS script is
+// ready sooner than an ES module, docs/control-channel.md "Hot path") and import only types. It
+// announces `ready` on fd 3, waits for one `run` frame, installs the program's globals, runs the
+// program once and reports `done`; the host then kills the process. It trusts the host's frames; the
+// host trusts nothing here.
 
-import { Console } from 'node:console';
-import { createRequire } from 'node:module';
-import { Socket } from 'node:net';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { inspect, types } from 'node:util';
-import * as vm from 'node:vm';
+'use strict';
+
+const { Console } = require('node:console') as typeof import('node:console');
+const { createRequire } = require('node:module') as typeof import('node:module');
+const { Socket } = require('node:net') as typeof import('node:net');
+const { join } = require('node:path') as typeof import('node:path');
+const { Writable } = require('node:stream') as typeof import('node:stream');
+const { inspect, types } = require('node:util') as typeof import('node:util');
+const vm = require('node:vm') as typeof import('node:vm');
 import type { JsonValue } from '../../json.js';
 import type { ChildBinding, ChildErrorCode, ChildLimits, HostFrame, ResultFrame, RunFrame } from '../frames.js';
 
@@ -43,7 +47,7 @@ const regexpExec = uncurry(RegExp.prototype.exec);
 // Lets the program use `await import(...)`. Read now: the access emits an ExperimentalWarning on Node
 // 20, which must reach the real stderr rather than the program's captured output. Missing before 20.12.
 const dynamicImport = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: unknown } }).constants
-  ?.USE_MAIN_CONTEXT_DEFAULT_LOADER as vm.ScriptOptions['importModuleDynamically'];
+  ?.USE_MAIN_CONTEXT_DEFAULT_LOADER as import('node:vm').ScriptOptions['importModuleDynamically'];
 
 const PROGRAM_FILENAME = 'program.ts';
 const PROGRAM_LINE_OFFSET = -1;
@@ -179,7 +183,7 @@ function emitLog(stream: 'stdout' | 'stderr', text: string): void {
   write(line);
 }
 
-function consoleStream(stream: 'stdout' | 'stderr'): Writable {
+function consoleStream(stream: 'stdout' | 'stderr'): InstanceType<typeof Writable> {
   return new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
