@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { HarnessError } from '../errors.js';
 import { waitUntil } from '../../test/helpers/wait-until.js';
-import { createLineMatcher } from './line-matcher.js';
+import { canSpanLines, createLineMatcher } from './line-matcher.js';
 import { splitLines } from './read.js';
 import { RegexWorkerPool } from './regex-worker-pool.js';
 
@@ -223,5 +223,16 @@ describe('createLineMatcher', () => {
     );
     expect({ exit, stderr }).toEqual({ exit: { code: 0, signal: null }, stderr: '' });
     expect(JSON.parse(stdout)).toEqual({ lines: [[2], [1, 2]], code: 'TIMEOUT' });
+  });
+});
+
+describe('canSpanLines', () => {
+  it('says no only for patterns that can neither consume a line break nor look past one', () => {
+    for (const pattern of ['TODO', 'a.*b', '^\\w+\\d$', '\\bfoo\\B', '[a-z]+', 'x{2,3}|y', '\\.\\*\\(', '\\t', '(?:ab)+', '(?<name>a)']) {
+      expect({ pattern, spans: canSpanLines(pattern) }).toEqual({ pattern, spans: false });
+    }
+    for (const pattern of ['a\\sb', '\\S', '\\D', '\\W', '\\n', '\\r', '\\x0a', '\\u000a', '\\12', '(a)\\1', '\\cJ', '[^x]', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b', 'a\nb', '[\u0001-z]']) {
+      expect({ pattern, spans: canSpanLines(pattern) }).toEqual({ pattern, spans: true });
+    }
   });
 });
