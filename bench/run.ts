@@ -4,7 +4,7 @@
 // numbers of this run; speed is never asserted in tests. docs/benchmarks.md says what each row means.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { cliStartRows } from './cli-start.js';
 import { echoBaseline } from './echo-baseline.js';
 import { fileToolRows } from './file-tools.js';
 import { grepRegexRows } from './grep-regex.js';
+import { grepTreeRows } from './grep-tree.js';
 import {
   availablePeers,
   type Contender,
@@ -110,20 +111,6 @@ function applyRowGoals(rows: readonly (readonly string[])[]): Row[] {
     if (goal === undefined) return [label, value, ratio];
     return withGoal(label, value, ratio, firstNumber(goal.column === 1 ? value : ratio), goal);
   });
-}
-
-/**
- * A module that another part of issue 11 adds (bench/grep-tree.ts): loaded when present, so this
- * file runs before and after it lands.
- */
-async function optionalModule<T>(file: string): Promise<T | undefined> {
-  const source = new URL(file.replace(/\.js$/, '.ts'), import.meta.url);
-  if (!existsSync(fileURLToPath(source))) return undefined;
-  return (await import(new URL(file, import.meta.url).href)) as T;
-}
-
-interface GrepTreeModule {
-  grepTreeRows(): Promise<string[][]>;
 }
 
 function nodeBaselineMs(): number {
@@ -281,8 +268,7 @@ async function main(): Promise<void> {
 
   if (PARTS.has('grep')) {
     rows.push(...applyRowGoals(await grepRegexRows(SAMPLES)));
-    const tree = await optionalModule<GrepTreeModule>('./grep-tree.js');
-    rows.push(...(tree === undefined ? [missingRow('grep on a 50k-file tree vs GNU `grep -rn`', 'bench/grep-tree.ts')] : applyRowGoals(await tree.grepTreeRows())));
+    rows.push(...applyRowGoals(await grepTreeRows()));
   }
 
   // The race-safe file tools: ratios are to the check-then-open read measured in the same run.
@@ -324,10 +310,6 @@ async function main(): Promise<void> {
   const out = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
   writeFileSync(out, `# Runtime benchmark (latest \`npm run bench\`)\n\n${table}\n${peersSection === '' ? '' : `${peersSection}\n`}`);
   console.log(`\nwritten to ${out}`);
-}
-
-function missingRow(what: string, file: string): Row {
-  return [`${what}: not measured (${file} is not in this tree)`, '', ''];
 }
 
 /** Round trips per second, beside the bare fd-3 echo and the fastest isolating one of `peers` in this run. */
