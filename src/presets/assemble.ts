@@ -8,6 +8,7 @@ import { mcpPlugin } from '../mcp/client/plugin.js';
 import { builtinToolsPlugin } from './builtin-tools-plugin.js';
 import { creatorToolsPlugin } from './creator-tools-plugin.js';
 import { nodeRuntimePlugin } from './node-runtime-plugin.js';
+import { pythonRuntimePlugin } from './python-runtime-plugin.js';
 import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
 import { toolPresentationPlugin } from './tool-presentation-plugin.js';
@@ -19,6 +20,7 @@ export const SHIPPED_PLUGINS: Readonly<Record<string, (config: unknown) => Plugi
   'tool-presentation': (config: unknown) => toolPresentationPlugin(config) as Plugin<unknown>,
   'creator-tools': () => creatorToolsPlugin as Plugin<unknown>,
   mcp: () => mcpPlugin as Plugin<unknown>,
+  'python-runtime': () => pythonRuntimePlugin as Plugin<unknown>,
 });
 
 /** Which service a row waits for -> the row that provides it, for the "unavailable" hint. */

@@ -38,7 +38,7 @@ async function configError(promise: Promise<unknown>): Promise<string> {
 describe('shipped presets', () => {
   it('each assembles with its exact rows, tools and presentation (pinned)', async () => {
     const shipped = listPresets({ workspace, env: { PTC_HOME: path.join(root, 'no-home') } }).filter((p) => p.origin === 'shipped');
-    expect(shipped.map((p) => p.name).sort()).toEqual(['creator', 'minimal', 'ptc', 'standard']);
+    expect(shipped.map((p) => p.name).sort()).toEqual(['creator', 'minimal', 'ptc', 'ptc-python', 'standard']);
     const pinned: Record<string, unknown> = {};
     for (const { name } of shipped) {
       const harness = await createHarness({ cwd: workspace, preset: name, env: { PTC_HOME: path.join(root, 'no-home') } });
@@ -90,12 +90,12 @@ describe('resolution: path, then workspace .ptc/presets, then $PTC_HOME/presets,
 
   it('lists every preset, the shadowed ones marked', () => {
     const listed = listPresets(search).map((p) => `${p.name}:${p.origin}${p.shadowed ? ':shadowed' : ''}`);
-    expect(listed).toEqual(['mine:workspace', 'standard:workspace', 'homely:PTC_HOME', 'mine:PTC_HOME:shadowed', 'creator:shipped', 'minimal:shipped', 'ptc:shipped', 'standard:shipped:shadowed']);
+    expect(listed).toEqual(['mine:workspace', 'standard:workspace', 'homely:PTC_HOME', 'mine:PTC_HOME:shadowed', 'creator:shipped', 'minimal:shipped', 'ptc-python:shipped', 'ptc:shipped', 'standard:shipped:shadowed']);
   });
 
   it('an unknown name is CONFIG listing what exists', async () => {
     const message = await configError(Promise.resolve().then(() => resolvePreset('turbo', search)));
-    expect(message).toContain('Unknown preset "turbo"; choose one of: mine, standard, homely, creator, minimal, ptc');
+    expect(message).toContain('Unknown preset "turbo"; choose one of: mine, standard, homely, creator, minimal, ptc-python, ptc');
   });
 });
 

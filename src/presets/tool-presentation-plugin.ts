@@ -36,7 +36,9 @@ const ptcPresentation: Plugin<ToolPresentationConfig> = {
   config: presentationConfig,
   apply(ctx) {
     declare(ctx, 'ptc');
-    ctx.plugin(ptcPlugin, ptcTransportConfig(ctx.harness));
+    // A runtime the transport cannot serve (a language without an SDK renderer) fails this row.
+    const transport = ctx.plugin(ptcPlugin, ptcTransportConfig(ctx.harness));
+    if (transport.state === 'failed') throw transport.error;
   },
 };
 

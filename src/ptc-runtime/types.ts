@@ -117,6 +117,8 @@ export interface PtcRuntime {
   resolve(request: RunRequest): Promise<ResolvedRunSpec>;
   /** Runs a resolved program. Never rejects for a failed program. */
   run(spec: ResolvedRunSpec): Promise<RunResult>;
+  /** In-memory execution: ends the kept process of `memoryKey` now (its conversation ended). */
+  forget?(memoryKey: object): Promise<void>;
   /** Ends warm children and releases resources. */
   close(): Promise<void>;
 }

@@ -1,0 +1,91 @@
+// The `python-runtime` row: provides `ptcRuntime`, a Python runtime with the harness's sandbox mode
+// and deadline, closed when the row is disposed. Its config may set the runtime's limits and the
+// execution mode (`in-memory` keeps one process per conversation; docs/python-runtime.md). Also the
+// helpers `ptc exec file.py` and `--lang py` use to run a preset's tools under Python.
+
+import { z } from 'zod';
+import type { Plugin } from '../context/context.js';
+import { createPythonRuntime, type PythonRuntimeOptions } from '../ptc-runtime-python/index.js';
+import type { PtcLanguage } from '../ptc-runtime/types.js';
+import type { PresetRow } from './preset-file.js';
+import './harness-settings.js';
+
+const pythonRuntimeConfig = z
+  .strictObject({
+    timeout: z.strictObject({ defaultMs: z.number(), minMs: z.number(), maxMs: z.number() }).partial().optional(),
+    /** createPythonRuntime's `limits` (rssLimitMb, maxOutputBytes, ...); it validates names and ranges. */
+    limits: z.record(z.string(), z.number()).optional(),
+    pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number() }).partial()]).optional(),
+    processes: z.boolean().optional(),
+    /** `stateless` (default) or `in-memory`. */
+    execution: z.enum(['stateless', 'in-memory']).optional(),
+    /** In-memory mode: a kept process idle this long is ended. */
+    memoryIdleMs: z.number().optional(),
+    /** The python3 to run (default: python3 on PATH). */
+    pythonPath: z.string().min(1).optional(),
+  })
+  .default({});
+
+export type PythonRuntimeRowConfig = z.infer<typeof pythonRuntimeConfig>;
+
+export const PYTHON_RUNTIME_ROW = 'python-runtime';
+export const NODE_RUNTIME_ROW = 'node-runtime';
+
+export const pythonRuntimePlugin: Plugin<PythonRuntimeRowConfig> = {
+  name: PYTHON_RUNTIME_ROW,
+  inject: ['harness'],
+  config: pythonRuntimeConfig,
+  apply(ctx, config) {
+    const settings = ctx.harness;
+    const timeout = { ...(settings.timeoutMs !== undefined ? { defaultMs: settings.timeoutMs } : {}), ...config.timeout };
+    const options = {
+      sandbox: settings.sandbox,
+      ...(Object.keys(timeout).length > 0 ? { timeout } : {}),
+      ...(config.limits ? { limits: config.limits } : {}),
+      ...(config.pool !== undefined ? { pool: config.pool } : {}),
+      ...(config.processes !== undefined ? { processes: config.processes } : {}),
+      ...(config.execution !== undefined ? { execution: config.execution } : {}),
+      ...(config.memoryIdleMs !== undefined ? { memoryIdleMs: config.memoryIdleMs } : {}),
+      ...(config.pythonPath !== undefined ? { pythonPath: config.pythonPath } : {}),
+    } as PythonRuntimeOptions;
+    const runtime = createPythonRuntime(options);
+    ctx.effect(() => () => runtime.close());
+    ctx.provide('ptcRuntime', runtime);
+  },
+};
+
+/** The program language a file's extension names: `.py` is Python, anything else TypeScript. */
+export function programLanguageOf(file: string): PtcLanguage {
+  return /\.py$/i.test(file) ? 'python' : 'typescript';
+}
+
+/** `--lang` values: `py`/`python` and `ts`/`typescript`; undefined for anything else. */
+export function parseProgramLanguage(value: string): PtcLanguage | undefined {
+  const lower = value.toLowerCase();
+  if (lower === 'py' || lower === 'python') return 'python';
+  if (lower === 'ts' || lower === 'typescript') return 'typescript';
+  return undefined;
+}
+
+/**
+ * A preset's rows with its runtime row set to `language`: a `node-runtime` row becomes a
+ * `python-runtime` row (its timeout, limits, pool and processes carry over) or the reverse. Rows that
+ * already match, and presets without a runtime row, are returned as they are.
+ */
+export function withRuntimeLanguage(rows: readonly PresetRow[], language: PtcLanguage): PresetRow[] {
+  const wanted = language === 'python' ? PYTHON_RUNTIME_ROW : NODE_RUNTIME_ROW;
+  const other = language === 'python' ? NODE_RUNTIME_ROW : PYTHON_RUNTIME_ROW;
+  return rows.map((row) => {
+    if (row.name !== other) return row;
+    const config = carriedConfig(row.config);
+    return { index: row.index, name: wanted, at: row.at, baseDir: row.baseDir, ...(config === undefined ? {} : { config }) };
+  });
+}
+
+function carriedConfig(config: unknown): Record<string, unknown> | undefined {
+  if (typeof config !== 'object' || config === null) return undefined;
+  const kept = Object.fromEntries(
+    Object.entries(config as Record<string, unknown>).filter(([key]) => ['timeout', 'limits', 'pool', 'processes'].includes(key)),
+  );
+  return Object.keys(kept).length === 0 ? undefined : kept;
+}
