@@ -6,7 +6,8 @@
 //             model step (one tool call per response, as the paper's JSON-call baseline); the
 //             value of a call is read back from the tool message the next request carries.
 // Token counts are real: the request and the reply are counted with the o200k_base tokenizer and
-// reported as the usage of each response. docs/eval.md, "Replay".
+// reported as the usage of each response; the previous request's count is reported as cached input
+// (it is a prefix of the next). docs/eval.md, "Replay".
 
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -168,6 +169,9 @@ export interface ReplayServer {
 
 export async function startReplayServer(): Promise<ReplayServer> {
   const scripts = new Map<string, ReplayScript>();
+  // The prompt tokens of each run's previous request: the next request starts with it (the loop
+  // only appends), so it is what a provider's prefix cache could serve, reported as cached input.
+  const previousPrompt = new Map<string, number>();
   let next = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -194,7 +198,9 @@ export async function startReplayServer(): Promise<ReplayServer> {
       return sendError(res, 500, error instanceof Error ? error.message : String(error));
     }
     const usage = { prompt_tokens: requestTokens(request), completion_tokens: replyTokens(reply) };
-    sendStream(res, request, reply, { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens, prompt_tokens_details: { cached_tokens: 0 } });
+    const cached = Math.min(previousPrompt.get(request.model ?? '') ?? 0, usage.prompt_tokens);
+    previousPrompt.set(request.model ?? '', usage.prompt_tokens);
+    sendStream(res, request, reply, { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens, prompt_tokens_details: { cached_tokens: cached } });
   };
 
   await new Promise<void>((resolve, reject) => {
@@ -212,7 +218,10 @@ export async function startReplayServer(): Promise<ReplayServer> {
       scripts.set(id, script);
       return id;
     },
-    remove: (id) => void scripts.delete(id),
+    remove: (id) => {
+      scripts.delete(id);
+      previousPrompt.delete(id);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

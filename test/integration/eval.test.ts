@@ -62,6 +62,9 @@ describe('ptc eval m3tooleval --replay', () => {
     }
     // Standard re-sends every tool result at each later step: more input tokens for the same work.
     expect(of('standard', 'trade').inputTokens).toBeGreaterThan(of('ptc', 'trade').inputTokens);
+    // Cached input comes from the provider's usage (here: each earlier request, a prefix of the next).
+    for (const r of results) expect(r.cachedInputTokens).toBeGreaterThan(0);
+    expect(of('standard', 'trade').cachedInputTokens).toBeGreaterThan(of('ptc', 'trade').cachedInputTokens);
 
     const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
     expect(result.stdout).toBe(summary);
@@ -108,6 +111,14 @@ describe('ptc eval m3tooleval --replay', () => {
     });
     expect(spans.some(([start], i) => spans.some(([s, end], j) => j !== i && s <= start && start < end))).toBe(true);
     expect(progress.at(-1)).toMatch(/^\[#{24}\] 16\/16 · success 16\/16/);
+  });
+});
+
+describe('ptc eval m3tooleval, usage errors', () => {
+  it('refuses a --tasks glob that matches nothing, an unknown preset and an unknown suite', async () => {
+    await expect(runEvalCommand('m3tooleval', { replay: true, tasks: ['nothing/*'], out, sandbox: 'auto' }, { env: {} })).rejects.toMatchObject({ code: 'CONFIG', message: expect.stringContaining('No M3ToolEval task matches') });
+    await expect(runEvalCommand('m3tooleval', { replay: true, preset: ['minimal'], out, sandbox: 'auto' }, { env: {} })).rejects.toMatchObject({ code: 'CONFIG' });
+    await expect(runEvalCommand('gaia', { replay: true, out, sandbox: 'auto' }, { env: {} })).rejects.toMatchObject({ code: 'CONFIG', message: expect.stringContaining('available: m3tooleval') });
   });
 });
 
