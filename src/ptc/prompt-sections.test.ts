@@ -86,3 +86,33 @@ describe('the example call in the tools:sdk section', () => {
     expect(() => ptcTools(bad)).toThrow(expect.objectContaining({ code: 'CONFIG' }));
   });
 });
+
+describe('the Python flavour of the tools:sdk section', () => {
+  it('follows the language asked for: Python instructions, the Python SDK and the example call in Python', () => {
+    const bash = createBashTool({ policy: resolveWorkspacePolicy({ cwd: workspace }), sandbox: 'off' });
+    const tools = ptcTools(bash, lookup);
+    const section = renderSdkSection(tools, undefined, { language: 'python' });
+    expect(section).toContain('`code` is the BODY of an async Python function');
+    expect(section).toContain('asyncio.gather');
+    expect(section).toContain('`ToolCallError`, whose `tool_name`');
+    expect(section).toContain('```python\n# The tools of this session');
+    expect(section).not.toContain('Promise.all');
+    expect(exampleCall(section)?.code).toBe('result = await tools.bash({"command": "ls -la", "description": "List the workspace"})\nreturn result');
+    expect(renderSdkSection(tools, undefined, { language: 'python' })).toBe(section);
+  });
+
+  it('quotes a name that is not a Python identifier in the example, and says which memory mode is active', () => {
+    const keyword = defineTool({ ...lookup, name: 'import' });
+    const section = renderSdkSection(ptcTools(keyword), undefined, { language: 'python', execution: 'in-memory' });
+    expect(exampleCall(section)?.code).toBe('result = await tools["import"]({"word": "harness"})\nreturn result');
+    expect(section).toContain('Memory is kept between runs of this conversation');
+    expect(section).not.toContain('Each run starts with fresh state');
+    expect(renderSdkSection(ptcTools(keyword), undefined, { language: 'python' })).toContain('Each run starts with fresh state');
+  });
+
+  it('defaults to the TypeScript flavour without a runtime', () => {
+    const section = renderSdkSection(ptcTools(lookup));
+    expect(section).toContain('`code` is the BODY of an async TypeScript function');
+    expect(section).toContain('```ts');
+  });
+});
