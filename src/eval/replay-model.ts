@@ -12,7 +12,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { literalEval, toJson } from './m3tooleval/py-value.js';
+import { toJson } from './m3tooleval/py-value.js';
+import { literalEval } from './m3tooleval/python-literal.js';
 
 /** One tool call a scripted reply makes. */
 interface ReplyCall {

@@ -69,9 +69,11 @@ export function renderSummary(results: readonly TaskResult[], settings: EvalSett
   if (presets.includes('ptc') && presets.includes('standard')) {
     const p = aggregate(of('ptc'));
     const s = aggregate(of('standard'));
-    lines.push('', '| ptc / standard | success | mean turns | input tokens | output tokens | tool-result tokens | time |', '|---|---|---|---|---|---|---|');
+    lines.push('', '| ptc / standard | success | mean turns | input tokens | uncached input | output tokens | tool-result tokens | time |', '|---|---|---|---|---|---|---|---|');
     lines.push(
-      `| ratio | ${ratio(p.succeeded, s.succeeded)} | ${ratio(p.meanTurns, s.meanTurns)} | ${ratio(p.inputTokens, s.inputTokens)} | ${ratio(p.outputTokens, s.outputTokens)} | ${ratio(p.toolResultTokens, s.toolResultTokens)} | ${ratio(p.wallMs, s.wallMs)} |`,
+      `| ratio | ${ratio(p.succeeded, s.succeeded)} | ${ratio(p.meanTurns, s.meanTurns)} | ${ratio(p.inputTokens, s.inputTokens)} | ` +
+        `${ratio(p.inputTokens - p.cachedInputTokens, s.inputTokens - s.cachedInputTokens)} | ${ratio(p.outputTokens, s.outputTokens)} | ` +
+        `${ratio(p.toolResultTokens, s.toolResultTokens)} | ${ratio(p.wallMs, s.wallMs)} |`,
     );
   }
   lines.push('', '## Per domain', '', '| domain | preset | success | mean turns | total tokens | tool-result tokens | time |', '|---|---|---|---|---|---|---|');

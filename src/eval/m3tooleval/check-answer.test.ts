@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer, extractAnswer } from './check-answer.js';
-import { floatRepr, literalEval, pyStr } from './py-value.js';
+import { floatRepr, pyStr } from './py-value.js';
+import { literalEval } from './python-literal.js';
 import { loadTasks } from './tasks.js';
 
 const derived = JSON.parse(fs.readFileSync(new URL('./python-derived.json', import.meta.url), 'utf8')) as { check: [string, string, boolean][] };

@@ -9,7 +9,8 @@
 //      replaces the answer by its parsed literal.
 //   3. str(answer) == str(expected).
 
-import { intOfText, floatOfText, literalEval, py, pyEquals, pyInt, pyStr, PyError, type PyValue } from './py-value.js';
+import { intOfText, floatOfText, py, pyEquals, pyInt, pyStr, PyError, type PyValue } from './py-value.js';
+import { literalEval } from './python-literal.js';
 
 /** The original's _try_to_convert_to_correct_type: int(), then float(), else the value itself. */
 function convert(value: PyValue): PyValue {

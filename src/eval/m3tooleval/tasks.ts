@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../errors.js';
-import { literalEval, pyStr, type PyValue } from './py-value.js';
+import { pyStr, type PyValue } from './py-value.js';
+import { literalEval } from './python-literal.js';
 
 /** The five domains, named as the task names' first segment. */
 export const DOMAINS = [
