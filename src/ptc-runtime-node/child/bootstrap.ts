@@ -104,9 +104,12 @@ channel.on('data', (chunk: string) => {
   let start = 0;
   let newline = chunk.indexOf('\n');
   while (newline !== -1) {
-    incoming.push(chunk.slice(start, newline));
-    const line = incoming.join('');
-    incoming = [];
+    let line = chunk.slice(start, newline);
+    if (incoming.length > 0) {
+      incoming.push(line);
+      line = incoming.join('');
+      incoming = [];
+    }
     onHostFrame(parseJson(line) as HostFrame);
     start = newline + 1;
     newline = chunk.indexOf('\n', start);
