@@ -2,7 +2,9 @@
 // throwaway workspace, a scripted model (test/fixtures/scripted-openai-server.ts) that answers with
 // one program calling three tools, and Debian's chromium through playwright-core.
 //
-//   node --import ./scripts/ts-register.mjs scripts/ui-screenshot.ts [out.png]
+//   node --import ./scripts/ts-register.mjs scripts/ui-screenshot.ts [card.png [page.png]]
+//
+// With a second path it also writes the whole page (preset selector, conversation, composer).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +17,7 @@ import { reply, startScriptedOpenAIServer } from '../test/fixtures/scripted-open
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'docs/images/ui-run-code-card.png'));
+const pageOut = process.argv[3] !== undefined ? path.resolve(process.argv[3]) : undefined;
 
 const PROGRAM = `const files = (await tools.glob({ pattern: "src/**/*.ts" })).files;
 const hits = await Promise.all(files.map((path) => tools.grep({ pattern: "TODO", path })));
@@ -54,6 +57,10 @@ try {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await card.screenshot({ path: out });
   console.log(`wrote ${path.relative(process.cwd(), out)}`);
+  if (pageOut !== undefined) {
+    await page.screenshot({ path: pageOut, fullPage: true });
+    console.log(`wrote ${path.relative(process.cwd(), pageOut)}`);
+  }
 } finally {
   await browser.close();
   await ui.close();

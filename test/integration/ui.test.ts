@@ -10,6 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { buildUiCommand } from '../../src/cli/ui-command.js';
 import { readSession, type SessionEvent } from '../../src/session/index.js';
 import { startUiServer, type UiServer, type UiServerOptions } from '../../src/ui/server.js';
 import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
@@ -99,6 +100,31 @@ describe('ptc ui: token and origin', () => {
     expect(model!.requests).toHaveLength(0);
     // A form post (no JSON body) from anywhere is refused too.
     expect((await raw(`${server.origin}/api/sessions`, { method: 'POST', headers: { 'x-ptc-token': server.token, 'content-type': 'application/x-www-form-urlencoded' }, body: 'text=hi' })).status).toBe(400);
+  });
+});
+
+describe('ptc ui: the command', () => {
+  it('takes the run flags, prints the URL with the token, serves it until its signal, then closes', async () => {
+    model = await startScriptedOpenAIServer([]);
+    const out: string[] = [];
+    const controller = new AbortController();
+    const command = buildUiCommand({ stdout: (t) => out.push(t), stderr: () => {}, env: { PTC_HOME: sessionDir }, signal: controller.signal });
+    command.exitOverride();
+    const running = command.parseAsync(['--cwd', workspace, '--preset', 'minimal', '--base-url', model.baseUrl, '--model', 'scripted', '--approve', 'all', '--sandbox', 'off'], { from: 'user' });
+    while (out.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const url = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})\n/.exec(out.join(''))?.[1];
+    expect(url).toBeDefined();
+    const config = JSON.parse((await raw(url!.replace('/?', '/api/config?'))).body) as { defaultPreset: string; approve: string; model: { label: string }; cwd: string };
+    expect(config).toMatchObject({ defaultPreset: 'minimal', approve: 'all', model: { label: 'openai-compatible:scripted' }, cwd: workspace });
+    controller.abort();
+    await running;
+    await expect(raw(url!)).rejects.toThrow();
+  });
+
+  it('refuses an unknown --approve policy', async () => {
+    const command = buildUiCommand({ stdout: () => {}, stderr: () => {}, env: {}, signal: AbortSignal.abort() });
+    command.exitOverride().configureOutput({ writeErr: () => {} });
+    await expect(command.parseAsync(['--approve', 'sometimes'], { from: 'user' })).rejects.toThrow(/sometimes/);
   });
 });
 
@@ -234,6 +260,22 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
       { stage: 'answer', id: 'rc1:ptc:1', decision: 'deny', by: 'person', reason: 'denied by the user: not this file' },
     ]);
   }, 120_000);
+
+  it('a failed program shows its error code and line:column, and marks the line', async () => {
+    const program = "const a = await tools.read({ path: 'a.txt' });\nconst n = (a as any).nothing.length;\nreturn n;";
+    const server = await start([reply.toolCalls([{ id: 'rc1', name: 'run_code', args: { code: program, description: 'Fail on line 2' } }]), reply.text('It failed.')], {
+      defaultPreset: 'ptc',
+    });
+    const page = await open(server);
+    await send(page, 'Fail.');
+    const card = page.locator('[data-card="run_code"][data-status="error"]');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.locator('.failure').innerText()).toMatch(/^EXCEPTION at line 2:\d+$/);
+    expect(await card.locator('.line-failed').getAttribute('data-line')).toBe('2');
+    expect(await card.locator('tr.subcall').count()).toBe(1);
+    expect(await card.locator('.output pre').innerText()).toContain('(program.ts:2:30)');
+    expect(await card.locator('.failure').innerText()).toBe('EXCEPTION at line 2:30');
+  }, 60_000);
 
   it('the stop button aborts a turn in flight', async () => {
     const server = await start([reply.hang('Thinking about')]);

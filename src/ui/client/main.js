@@ -55,10 +55,13 @@ function App() {
         last = index;
         setView((v) => applyEvent(v, event));
         if (event.type === 'llm/response') setDraft('');
-        if (event.type === 'session/end') refreshSessions();
       },
       onText: (text, replace) => setDraft((d) => (replace ? text : d + text)),
-      onStatus: (isActive) => setActive(isActive),
+      onStatus: (isActive) => {
+        setActive(isActive);
+        // The list's outcome column changes when a turn starts or ends.
+        refreshSessions();
+      },
     });
   }, [sessionId]);
 

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+
+// @ts-expect-error -- a plain browser ES module without declarations; these tests pin its behaviour.
+import { applyEvent, emptyView, programPosition, viewOf, waterfall } from './reducer.js';
+
+const at = (ms: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, 0, ms)).toISOString();
+
+const events = [
+  { type: 'session/start', ts: at(0), sessionId: 's', preset: 'ptc', cwd: '/w', model: 'm', mode: 'ptc' },
+  { type: 'user/message', ts: at(1), text: 'go' },
+  { type: 'llm/request', ts: at(2), step: 1, tools: ['run_code'], system: '' },
+  { type: 'llm/response', ts: at(3), step: 1, text: '', toolCalls: [], usage: {} },
+  { type: 'tool/call', ts: at(100), id: 'rc', name: 'run_code', args: { code: 'return 1;', description: 'two reads' } },
+  { type: 'tool/ptc-dispatch-start', ts: at(200), parentId: 'rc', id: 'rc:ptc:1', tool: 'read', args: { path: 'a' } },
+  { type: 'tool/ptc-dispatch-start', ts: at(200), parentId: 'rc', id: 'rc:ptc:2', tool: 'read', args: { path: 'b' } },
+  { type: 'tool/approval', ts: at(250), stage: 'request', id: 'rc:ptc:2', tool: 'read', parentId: 'rc', args: { path: 'b' } },
+  { type: 'tool/ptc-dispatch', ts: at(300), parentId: 'rc', id: 'rc:ptc:1', tool: 'read', args: { path: 'a' }, content: 'A', isError: false },
+  { type: 'tool/approval', ts: at(350), stage: 'answer', id: 'rc:ptc:2', tool: 'read', parentId: 'rc', decision: 'deny', by: 'person', reason: 'denied by the user: no' },
+  { type: 'tool/ptc-dispatch', ts: at(400), parentId: 'rc', id: 'rc:ptc:2', tool: 'read', args: { path: 'b' }, content: 'denied', isError: true },
+  {
+    type: 'tool/result',
+    ts: at(500),
+    id: 'rc',
+    name: 'run_code',
+    content: 'Error [EXCEPTION]: boom (program.ts:3:9)',
+    isError: true,
+    error: { code: 'EXCEPTION', message: 'boom (program.ts:3:9)' },
+  },
+  { type: 'llm/response', ts: at(600), step: 2, text: 'Done.', toolCalls: [], usage: {} },
+  { type: 'session/end', ts: at(700), reason: 'completed', steps: 2 },
+];
+
+describe('session view reducer', () => {
+  it('folds a run_code call, its sub-calls, an approval and the answer into cards', () => {
+    const view = viewOf(events);
+    expect(view.count).toBe(events.length);
+    expect(view.open).toBe(false);
+    expect(view.items.map((i: { kind: string }) => i.kind)).toEqual(['turn', 'user', 'tool', 'approval', 'assistant', 'end']);
+    const card = view.items[2];
+    expect(card).toMatchObject({ name: 'run_code', description: 'two reads', program: 'return 1;', status: 'error', error: { code: 'EXCEPTION' } });
+    expect(card.subCalls).toMatchObject([
+      { id: 'rc:ptc:1', tool: 'read', content: 'A', isError: false },
+      { id: 'rc:ptc:2', tool: 'read', content: 'denied', isError: true },
+    ]);
+    expect(view.items[3]).toMatchObject({ kind: 'approval', id: 'rc:ptc:2', parentId: 'rc', decision: 'deny', reason: 'denied by the user: no' });
+    expect(programPosition(card.error.message)).toEqual({ line: 3, column: 9 });
+  });
+
+  it('live (one event at a time, views kept) and replay (all at once) give the same view; unchanged items are shared', () => {
+    let live = emptyView();
+    const seen = [];
+    for (const event of events) {
+      const before = live;
+      live = applyEvent(live, event);
+      seen.push(before);
+    }
+    expect(live).toEqual(viewOf(events));
+    // The user message item is the same object after later events: a renderer can skip it.
+    const userAfterStart = seen[2].items[1];
+    expect(live.items[1]).toBe(userAfterStart);
+  });
+
+  it('a turn is open from its start or resume line to its session/end', () => {
+    expect(viewOf(events.slice(0, 5)).open).toBe(true);
+    const resumed = viewOf([...events, { type: 'session/resume', ts: at(800), preset: 'standard', model: 'm', mode: 'native' }]);
+    expect(resumed.open).toBe(true);
+    expect(resumed.items.at(-1)).toMatchObject({ kind: 'turn', resumed: true, preset: 'standard' });
+  });
+
+  it('lays the sub-calls out on the card span', () => {
+    const card = viewOf(events).items[2];
+    expect(waterfall(card)).toEqual([
+      { id: 'rc:ptc:1', left: 25, width: 25, ms: 100 },
+      { id: 'rc:ptc:2', left: 25, width: 50, ms: 200 },
+    ]);
+    // While running, unfinished bars reach the latest time known.
+    const running = viewOf(events.slice(0, 9)).items[2];
+    expect(waterfall(running, Date.parse(at(500)))).toMatchObject([{ width: 25 }, { left: 25, width: 75, ms: undefined }]);
+  });
+
+  it('ignores lines it has no card for, and events of unknown calls', () => {
+    const view = viewOf([
+      { type: 'llm/request', ts: at(0), step: 1, tools: [], system: '' },
+      { type: 'tool/ptc-dispatch', ts: at(1), parentId: 'nope', id: 'nope:ptc:1', tool: 'read', args: {}, content: '', isError: false },
+      { type: 'tool/result', ts: at(2), id: 'nope', name: 'read', content: '', isError: false },
+    ]);
+    expect(view.items).toEqual([]);
+    expect(view.count).toBe(3);
+  });
+
+  it('finds line:column only in a program position', () => {
+    expect(programPosition('boom (program.ts:12:5)')).toEqual({ line: 12, column: 5 });
+    expect(programPosition('no position')).toBeUndefined();
+    expect(programPosition(undefined)).toBeUndefined();
+  });
+});
