@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
 import { createPythonRuntime, type PythonRuntimeOptions } from '../ptc-runtime-python/index.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
-import type { PresetRow } from './preset-file.js';
+import type { PresetFile, PresetRow } from './preset-file.js';
 import './harness-settings.js';
 
 const pythonRuntimeConfig = z
@@ -88,4 +88,9 @@ function carriedConfig(config: unknown): Record<string, unknown> | undefined {
     Object.entries(config as Record<string, unknown>).filter(([key]) => ['timeout', 'limits', 'pool', 'processes'].includes(key)),
   );
   return Object.keys(kept).length === 0 ? undefined : kept;
+}
+
+/** `preset` with its runtime row set to `language` (withRuntimeLanguage), for `ptc exec file.py` and `--lang`. */
+export function presetForLanguage<P extends PresetFile>(preset: P, language: PtcLanguage): P {
+  return { ...preset, rows: withRuntimeLanguage(preset.rows, language) };
 }

@@ -16,6 +16,8 @@ import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { createSessionWriter, readSession } from '../../src/session/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { loadPreset } from '../../src/presets/presets.js';
+import { parseProgramLanguage, presetForLanguage, programLanguageOf } from '../../src/presets/python-runtime-plugin.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 
 let workspace: string;
@@ -243,6 +245,28 @@ describe('in-memory execution', () => {
       await first.dispose();
       await second.dispose();
     }
+  });
+});
+
+describe('choosing the language of a preset (ptc exec file.py, --lang py)', () => {
+  it('swaps the node-runtime row for python-runtime, keeping its config, and the SDK follows', async () => {
+    expect(programLanguageOf('job.py')).toBe('python');
+    expect(programLanguageOf('job.ts')).toBe('typescript');
+    expect(parseProgramLanguage('py')).toBe('python');
+    expect(parseProgramLanguage('rb')).toBeUndefined();
+    const ptc = loadPreset('ptc', { workspace, env: {} });
+    const python = presetForLanguage({ ...ptc, rows: ptc.rows.map((row) => (row.name === 'node-runtime' ? { ...row, config: { limits: { maxOutputBytes: 4096 } } } : row)) }, 'python');
+    expect(python.rows.map((row) => row.name)).toEqual(['builtin-tools', 'python-runtime', 'tool-presentation']);
+    expect(python.rows[1]!.config).toEqual({ limits: { maxOutputBytes: 4096 } });
+    const harness = await createHarness({ cwd: workspace, preset: python, sandbox: 'auto' });
+    try {
+      expect(harness.runtime?.language).toBe('python');
+      const out = await harness.tools.execute('run_code', { code: 'print("x" * 5000)', description: 'flood' }, { scope: await harness.ptcScope() });
+      expect(out.error?.code).toBe('OUTPUT_LIMIT');
+    } finally {
+      await harness.dispose();
+    }
+    expect(presetForLanguage(python, 'typescript').rows[1]!.name).toBe('node-runtime');
   });
 });
 
