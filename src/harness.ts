@@ -54,6 +54,8 @@ export interface HarnessOptions {
   readonly maxParallelSubCalls?: number;
   /** The code runtime a `node-runtime` row provides instead of creating one (the caller closes it). */
   readonly runtime?: PtcRuntime;
+  /** The warm pool of a Node runtime a row creates (HarnessSettings.runtimePool); `{ size: 1, refill: false }` for one program. */
+  readonly runtimePool?: HarnessSettings['runtimePool'];
 }
 
 export interface Harness {
@@ -96,6 +98,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: options.maxParallelSubCalls } : {}),
     ...(options.runtime !== undefined ? { runtime: options.runtime } : {}),
+    ...(options.runtimePool !== undefined ? { runtimePool: options.runtimePool } : {}),
   };
   const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 

@@ -12,7 +12,7 @@ const nodeRuntimeConfig = z
     timeout: z.strictObject({ defaultMs: z.number(), minMs: z.number(), maxMs: z.number() }).partial().optional(),
     /** createNodeRuntime's `limits` (memoryMb, maxOutputBytes, ...); it validates names and ranges. */
     limits: z.record(z.string(), z.number()).optional(),
-    pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number() }).partial()]).optional(),
+    pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number(), refill: z.boolean() }).partial()]).optional(),
     processes: z.boolean().optional(),
   })
   .default({});
@@ -31,11 +31,12 @@ export const nodeRuntimePlugin: Plugin<NodeRuntimeRowConfig> = {
       return;
     }
     const timeout = { ...(settings.timeoutMs !== undefined ? { defaultMs: settings.timeoutMs } : {}), ...config.timeout };
+    const pool = settings.runtimePool ?? config.pool;
     const options = {
       sandbox: settings.sandbox,
       ...(Object.keys(timeout).length > 0 ? { timeout } : {}),
       ...(config.limits ? { limits: config.limits } : {}),
-      ...(config.pool !== undefined ? { pool: config.pool } : {}),
+      ...(pool !== undefined ? { pool } : {}),
       ...(config.processes !== undefined ? { processes: config.processes } : {}),
     } as NodeRuntimeOptions;
     const runtime = createNodeRuntime(options);

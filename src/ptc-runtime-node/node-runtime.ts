@@ -46,8 +46,16 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
     maxTasks: config.maxTasks,
     tmpMaxBytes: config.tmpMaxBytes,
     onProcess: config.onProcess,
+    onPhases: config.onPhases,
   });
-  const starter = (spec: ResolvedRunSpec) => () => new ProgramChild(launchOptions(spec));
+  // Every child until its cleanup is done: close() waits for that too, so nothing is left behind.
+  const children = new Set<ProgramChild>();
+  const starter = (spec: ResolvedRunSpec) => () => {
+    const child = new ProgramChild(launchOptions(spec));
+    children.add(child);
+    void child.cleanedUp.then(() => children.delete(child));
+    return child;
+  };
 
   async function resolve(request: RunRequest): Promise<ResolvedRunSpec> {
     if (closing.signal.aborted) throw new ConfigError('The runtime is closed.');
@@ -101,12 +109,14 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
     const start = starter(spec);
     const key = policyKeyOf(spec);
     const deadlineAt = startedAt + spec.timeoutMs;
-    const result = await runOn(pool?.take(key, start) ?? start(), spec, stripped.code, deadlineAt, start, fail);
+    const taken = pool?.take(key, start) ?? start();
+    taken.mark('take');
+    const result = await runOn(taken, spec, stripped.code, deadlineAt, start, fail);
     // Refill once this run is over, so the new spawn does not compete with it (and not in a loop
     // when children cannot start at all). On the next turn of the event loop: spawning is
     // synchronous work that would otherwise run before the caller sees its result.
     const code = result.error?.code;
-    if (pool !== undefined && code !== 'SANDBOX_UNAVAILABLE' && code !== 'RUNTIME_UNAVAILABLE') {
+    if (pool !== undefined && pool.refills && code !== 'SANDBOX_UNAVAILABLE' && code !== 'RUNTIME_UNAVAILABLE') {
       setImmediate(() => {
         if (!closing.signal.aborted) pool.fill(key, start);
       });
@@ -128,14 +138,16 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
       // A warm child died while it waited (killed from outside): start a fresh one instead.
       void child.dispose();
       child = start();
+      child.mark('take');
       readyError = await waitReady(child, deadlineAt, spec, closing.signal);
     }
     if (child.sandbox !== undefined) lastReport = child.sandbox;
     if (readyError !== undefined) {
       await child.dispose();
+      child.mark('result');
       return fail(readyError, readyError.code === 'SANDBOX_UNAVAILABLE' ? NO_SANDBOX : child.sandbox);
     }
-    return runSession({
+    const result = await runSession({
       child,
       sandbox: child.sandbox ?? NO_SANDBOX,
       spec,
@@ -153,6 +165,8 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
         memoryMb: config.memoryMb,
       },
     });
+    child.mark('result');
+    return result;
   }
 
   return {
@@ -181,6 +195,8 @@ export function createNodeRuntime(options: NodeRuntimeOptions = {}): NodeRuntime
       closing.abort();
       await pool?.close();
       await Promise.allSettled([...active]);
+      // Runs resolve as soon as their processes cannot run code; their cleanup may still be going on.
+      await Promise.all([...children].map((child) => child.dispose().then(() => child.cleanedUp)));
     },
   };
 }

@@ -20,6 +20,14 @@ describe('resolveNodeRuntimeOptions', () => {
     expect(config).toMatchObject({ memoryMb: 64, rssLimitMb: 64 + RSS_HEADROOM_MB, maxOutputBytes: 10, pool: false });
     expect(config.timeout.minMs).toBe(10);
     expect(resolveNodeRuntimeOptions({ pool: false }).pool).toBe(false);
+    expect(resolveNodeRuntimeOptions({ pool: { size: 1, refill: false } }).pool).toMatchObject({ size: 1, refill: false });
+    expect(resolveNodeRuntimeOptions().pool).toMatchObject({ refill: true });
+  });
+
+  it('turns tracing on with onPhases', () => {
+    const sink = () => undefined;
+    expect(resolveNodeRuntimeOptions({ onPhases: sink }).onPhases).toBe(sink);
+    expect(() => resolveNodeRuntimeOptions({ onPhases: 1 } as unknown as NodeRuntimeOptions)).toThrow(/onPhases must be a function/);
   });
 
   it.each<[string, unknown, RegExp]>([
@@ -30,6 +38,7 @@ describe('resolveNodeRuntimeOptions', () => {
     ['tiny memory', { limits: { memoryMb: 4 } }, /^limits\.memoryMb must be an integer >= 16/],
     ['frame smaller than a program', { limits: { maxFrameBytes: 2048, maxProgramBytes: 1024 } }, /^limits\.maxFrameBytes/],
     ['pool size', { pool: { size: 1.5 } }, /^pool\.size must be an integer >= 0/],
+    ['pool refill', { pool: { refill: 'no' } }, /^pool\.refill must be a boolean/],
     ['timeout', { timeout: { defaultMs: 10, minMs: 100 } }, /^timeout\.defaultMs/],
     ['processes', { processes: 'no' }, /^processes must be a boolean/],
     ['nodePath', { nodePath: 'node' }, /^nodePath must be an absolute path/],

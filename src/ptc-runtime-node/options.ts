@@ -25,6 +25,7 @@ import {
 import { createTimeoutDescriptor } from '../ptc-runtime/timeout.js';
 import type { SandboxMode, TimeoutDescriptor } from '../ptc-runtime/types.js';
 import type { ChildProcessEvent } from './program-child.js';
+import { phaseSinkOf, type PhaseTrace } from './trace.js';
 
 /** Limits of one run; each defaults to the constant of the same meaning in src/limits.ts. */
 export interface NodeRuntimeLimits {
@@ -57,6 +58,11 @@ export interface NodeRuntimePoolOptions {
   readonly idleMs?: number;
   /** Policies (cwd plus widenings) the pool keeps children for at once (default MAX_POOL_POLICIES). */
   readonly maxPolicies?: number;
+  /**
+   * Replace a child once a run took it (default true). `false` with `size: 1` starts exactly one
+   * child per program for a one-shot caller such as `ptc exec` (docs/runtime-lifecycle.md, "The pool").
+   */
+  readonly refill?: boolean;
 }
 
 export interface NodeRuntimeOptions {
@@ -73,6 +79,12 @@ export interface NodeRuntimeOptions {
   readonly nodePath?: string;
   /** Observes child processes: which pid ran which program, and when it exited. For diagnostics and tests. */
   readonly onProcess?: (event: ChildProcessEvent) => void;
+  /**
+   * Receives the phase timestamps of each child that ran a program, once it is cleaned up
+   * (docs/runtime-lifecycle.md, "Tracing"). Without it, PTC_TRACE=phases in the environment prints
+   * them on stderr; with neither, nothing is recorded.
+   */
+  readonly onPhases?: (trace: PhaseTrace) => void;
 }
 
 /** Options after validation, every default filled in. */
@@ -89,15 +101,16 @@ export interface NodeRuntimeConfig {
   readonly rssIntervalMs: number;
   readonly maxTasks: number;
   readonly tmpMaxBytes: number;
-  readonly pool: { readonly size: number; readonly idleMs: number; readonly maxPolicies: number } | false;
+  readonly pool: { readonly size: number; readonly idleMs: number; readonly maxPolicies: number; readonly refill: boolean } | false;
   readonly processes: boolean;
   readonly nodePath: string;
   readonly maxStdioBytes: number;
   readonly exitDrainGraceMs: number;
   readonly onProcess: ((event: ChildProcessEvent) => void) | undefined;
+  readonly onPhases: ((trace: PhaseTrace) => void) | undefined;
 }
 
-const OPTION_KEYS = ['sandbox', 'timeout', 'limits', 'pool', 'processes', 'nodePath', 'onProcess'];
+const OPTION_KEYS = ['sandbox', 'timeout', 'limits', 'pool', 'processes', 'nodePath', 'onProcess', 'onPhases'];
 const LIMIT_KEYS = [
   'maxOutputBytes',
   'maxFrameBytes',
@@ -151,11 +164,13 @@ export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): Nod
   if (options.pool !== false) {
     const input = options.pool ?? {};
     if (typeof input !== 'object' || input === null) throw new ConfigError('pool must be an object or false.');
-    knownKeys(input, ['size', 'idleMs', 'maxPolicies'], 'pool');
+    knownKeys(input, ['size', 'idleMs', 'maxPolicies', 'refill'], 'pool');
     const size = nonNegativeInteger(input.size, DEFAULT_POOL_SIZE, 'pool.size');
     const idleMs = nonNegativeInteger(input.idleMs, DEFAULT_POOL_IDLE_MS, 'pool.idleMs');
     const maxPolicies = positiveInteger(input.maxPolicies, MAX_POOL_POLICIES, 'pool.maxPolicies', 1);
-    pool = size === 0 ? false : { size, idleMs, maxPolicies };
+    const refill = input.refill ?? true;
+    if (typeof refill !== 'boolean') throw new ConfigError('pool.refill must be a boolean.');
+    pool = size === 0 ? false : { size, idleMs, maxPolicies, refill };
   }
 
   const processes = options.processes ?? true;
@@ -163,6 +178,7 @@ export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): Nod
   const nodePath = options.nodePath ?? process.execPath;
   if (typeof nodePath !== 'string' || !nodePath.startsWith('/')) throw new ConfigError('nodePath must be an absolute path.');
   if (options.onProcess !== undefined && typeof options.onProcess !== 'function') throw new ConfigError('onProcess must be a function.');
+  if (options.onPhases !== undefined && typeof options.onPhases !== 'function') throw new ConfigError('onPhases must be a function.');
 
   return Object.freeze({
     sandbox,
@@ -183,6 +199,7 @@ export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): Nod
     maxStdioBytes: MAX_STDIO_CAPTURE_BYTES,
     exitDrainGraceMs: EXIT_DRAIN_GRACE_MS,
     onProcess: options.onProcess,
+    onPhases: phaseSinkOf(options.onPhases),
   });
 }
 

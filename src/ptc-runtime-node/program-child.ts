@@ -1,8 +1,9 @@
 // One child process that will run one program: its sandbox launch (through spawnConfined), its
 // control channel and stdio, its exit and its cleanup. Started ahead of time by the pool (or on
 // demand); a run attaches a listener once it is ready. Whatever happens, dispose() kills the whole
-// tree, waits until it is gone and removes the private temp dir (made only where the backend has no
-// private /tmp of its own; docs/sandbox.md, "Temporary files").
+// tree and resolves once none of it can run code again; the rest of the cleanup (the exit event, the
+// private temp dir made only where the backend has no private /tmp of its own, the pids group)
+// follows, and `cleanedUp` resolves when it is done (docs/runtime-lifecycle.md, "Settling").
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +28,8 @@ import {
   type WorkspacePolicy,
 } from '../sandbox/index.js';
 import type { LaunchPlan } from '../sandbox/types.js';
+import { clearCachedProbe } from '../sandbox/probe-cache.js';
+import { PhaseRecorder, type PhaseTrace, type RunPhase } from './trace.js';
 
 /** A process event, for diagnostics and tests (which pids belong to which run). */
 export interface ChildProcessEvent {
@@ -54,6 +57,8 @@ export interface ChildLaunchOptions {
   /** Size of bwrap's private /tmp (the program's TMPDIR there), in bytes. */
   readonly tmpMaxBytes: number;
   readonly onProcess?: ((event: ChildProcessEvent) => void) | undefined;
+  /** Receives the phases of each child that ran a program (tracing on); undefined: tracing off. */
+  readonly onPhases?: ((trace: PhaseTrace) => void) | undefined;
 }
 
 export interface ChildExit {
@@ -126,9 +131,18 @@ export class ProgramChild {
   #stderrTail = '';
   #disposing: Promise<void> | undefined;
   readonly #launching: Promise<void>;
+  readonly #trace: PhaseRecorder | undefined;
+  /** Resolves (never rejects) once the cleanup after dispose() is done. */
+  readonly cleanedUp: Promise<void>;
+  #cleaned!: () => void;
 
   constructor(options: ChildLaunchOptions) {
     this.#options = options;
+    this.#trace = options.onPhases === undefined ? undefined : new PhaseRecorder(options.onPhases);
+    this.#trace?.mark('spawn');
+    this.cleanedUp = new Promise<void>((resolve) => {
+      this.#cleaned = resolve;
+    });
     this.#decoder = new LineDecoder(options.maxFrameBytes);
     this.ready = new Promise<void>((resolve, reject) => {
       this.#resolveReady = resolve;
@@ -191,6 +205,8 @@ export class ProgramChild {
     }
     this.#signalExitCodes = plan.signalExitCodes;
     const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], maxTasks: o.maxTasks });
+    this.#trace?.mark('spawned');
+    this.#trace?.pid(confined.pid);
     const proc = confined.child;
     this.#confined = confined;
     this.#proc = proc;
@@ -249,6 +265,7 @@ export class ProgramChild {
     }
     if (!this.#readyDone) {
       if (parsed.frame.type === 'ready') {
+        this.#trace?.mark('ready');
         this.#readyDone = true;
         this.#resolveReady();
       } else {
@@ -260,6 +277,7 @@ export class ProgramChild {
       this.#bad(`an unexpected ${parsed.frame.type} frame from an idle child`);
       return;
     }
+    if (this.#trace !== undefined && parsed.frame.type === 'done') this.#trace.mark('done');
     this.#listener.onFrame(parsed.frame, Buffer.byteLength(line, 'utf8'));
   }
 
@@ -276,8 +294,11 @@ export class ProgramChild {
 
   #onExit(rawCode: number | null, rawSignal: NodeJS.Signals | null): void {
     if (this.#exit !== undefined) return;
+    this.#trace?.mark('exit');
     const { code, signal } = this.#signalExitCodes ? decodeSignalExit(rawCode, rawSignal) : { code: rawCode, signal: rawSignal };
     this.#exit = { code, signal, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident };
+    // bwrap itself refused to start (it prefixes its errors): a remembered probe success is stale.
+    if (!this.#readyDone && this.#sandbox?.backend === 'bwrap' && this.#stderrTail.includes('bwrap:')) clearCachedProbe();
     this.#failReady(
       new RuntimeUnavailableError(
         `The program process exited before it was ready (${describeExit(code, signal)})${tailNote(this.#stderrTail)}`,
@@ -344,6 +365,7 @@ export class ProgramChild {
     if (channel === undefined || channel.destroyed || this.#exit !== undefined) return 0;
     // A Buffer, so that writableLength counts bytes (for a string it counts UTF-16 code units).
     channel.write(Buffer.from(encoded ?? encodeFrame(frame), 'utf8'));
+    if (this.#trace !== undefined && frame.type === 'run') this.#trace.mark('sent');
     return channel.writableLength;
   }
 
@@ -382,26 +404,56 @@ export class ProgramChild {
     }
   }
 
-  /** Kills everything, waits for the exit (and for the sandboxed processes to vanish), removes the temp dir. */
+  /** Records a phase of this child's run (tracing on only; the runtime marks `take` and `result`). */
+  mark(phase: RunPhase): void {
+    this.#trace?.mark(phase);
+  }
+
+  /**
+   * Kills everything and resolves once no process of the child can run code again: right after the
+   * kill when /proc shows the sandbox's pid namespace empty, else after the full wait for the exit
+   * (docs/runtime-lifecycle.md, "Settling"). The cleanup goes on after it; see `cleanedUp`.
+   */
   dispose(): Promise<void> {
     this.#disposing ??= this.#dispose();
     return this.#disposing;
   }
 
   async #dispose(): Promise<void> {
-    await this.#launching;
-    this.#failReady(new RuntimeUnavailableError('The program process was ended before it was ready.'));
-    const proc = this.#proc;
-    const confined = this.#confined;
-    if (proc !== undefined && confined !== undefined) {
-      // Whoever awaits the disposal keeps the host alive until the exit arrives.
-      this.#setRef(true);
-      confined.killTree();
-      await confined.waitGone();
-      for (const stream of proc.stdio) (stream as Readable | Writable | null)?.destroy();
+    try {
+      await this.#launching;
+      this.#failReady(new RuntimeUnavailableError('The program process was ended before it was ready.'));
+      const confined = this.#confined;
+      if (this.#proc !== undefined && confined !== undefined) {
+        // Whoever awaits the disposal keeps the host alive until the exit arrives.
+        this.#setRef(true);
+        confined.killTree();
+        this.#trace?.mark('kill');
+        // Not inside the optional call: its argument would not be evaluated with tracing off.
+        const how = await confined.settled();
+        this.#trace?.settled(how);
+        this.#trace?.mark('empty');
+      }
+    } finally {
+      void this.#cleanup().finally(() => this.#cleaned());
     }
-    if (this.#tmpDir !== undefined) await rm(this.#tmpDir, { recursive: true, force: true }).catch(() => undefined);
-    live.delete(this);
+  }
+
+  /** The exit event, the pids group, the streams and the temp dir, after the child settled; bounded by waitGone(). */
+  async #cleanup(): Promise<void> {
+    try {
+      const proc = this.#proc;
+      const confined = this.#confined;
+      if (proc !== undefined && confined !== undefined) {
+        await confined.waitGone();
+        for (const stream of proc.stdio) (stream as Readable | Writable | null)?.destroy();
+      }
+      if (this.#tmpDir !== undefined) await rm(this.#tmpDir, { recursive: true, force: true }).catch(() => undefined);
+      this.#trace?.mark('tmp');
+    } finally {
+      live.delete(this);
+      this.#trace?.finish();
+    }
   }
 
   #setRef(ref: boolean): void {

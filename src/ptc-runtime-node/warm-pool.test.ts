@@ -79,6 +79,20 @@ describe('WarmPool', () => {
     await pool.close();
   });
 
+  it('with refill off, starts children only when primed (one child for a one-shot run)', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 4, refill: false });
+    const { made, start } = factory();
+    pool.prime('a', start);
+    expect(made).toHaveLength(1);
+    expect(pool.take('a', start)).toBe(made[0]);
+    await tick();
+    expect(made).toHaveLength(1);
+    expect(pool.refills).toBe(false);
+    pool.prime('a', start);
+    expect(made).toHaveLength(2);
+    await pool.close();
+  });
+
   it('returns undefined when nothing is warm for the policy, and keys by policy', async () => {
     const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 4 });
     const { made, start } = factory();

@@ -17,6 +17,11 @@ export interface WarmPoolOptions {
   readonly size: number;
   readonly idleMs: number;
   readonly maxPolicies: number;
+  /**
+   * Start a replacement when a child is taken (false: only prime() starts children, for a one-shot
+   * caller that runs one program and would never use the replacement). Default true.
+   */
+  readonly refill?: boolean;
 }
 
 interface Slot<C extends PoolChild> {
@@ -50,8 +55,13 @@ export class WarmPool<C extends PoolChild> {
       if (slot?.idleTimer !== undefined) clearTimeout(slot.idleTimer);
       child = slot?.child;
     }
-    if (!slots.some((slot) => slot.child.viable)) setImmediate(() => this.fill(key, start)).unref();
+    if (this.refills && !slots.some((slot) => slot.child.viable)) setImmediate(() => this.fill(key, start)).unref();
     return child;
+  }
+
+  /** False when the pool starts children only on prime() (WarmPoolOptions.refill). */
+  get refills(): boolean {
+    return this.#options.refill !== false;
   }
 
   /** Makes sure at least one child for `key` is warm or warming (a first run of this policy is coming). */

@@ -1,6 +1,7 @@
-// Is bubblewrap usable here? Decided once per process by running a real, trivial sandbox with the
-// same profile the backends use (an installed binary proves nothing: user namespaces may be
-// disabled, /proc may not be mountable inside a container, seccomp may be refused).
+// Is bubblewrap usable here? Decided by running a real, trivial sandbox with the same profile the
+// backends use (an installed binary proves nothing: user namespaces may be disabled, /proc may not be
+// mountable inside a container, seccomp may be refused). Once per process, and a success is
+// remembered until the host reboots (probe-cache.ts), so later processes start no probe.
 
 import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { delimiter, join } from 'node:path';
 import { buildBwrapArgs, readHostLayout } from './bwrap.js';
 import { openFilterFd } from './filter-fd.js';
 import { realExecPath, resolvePolicyPaths } from './policy.js';
+import { probeCacheKey, readCachedProbe, writeCachedProbe } from './probe-cache.js';
 import { buildSandboxFilter, encodeFilter } from './seccomp-filter.js';
 
 /** The outcome of the probe. */
@@ -50,15 +52,25 @@ async function runProbe(): Promise<SandboxProbe> {
   }
   // Every rule at once: the strictest filter a launch can get must still let Node start and exit.
   const filter = buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: true });
-  if (filter !== undefined) {
-    const withFilter = await tryBwrap(bwrapPath, encodeFilter(filter));
-    if (withFilter === undefined) return { bwrapPath, seccomp: true };
+  const encoded = filter === undefined ? undefined : encodeFilter(filter);
+  const key = probeCacheKey(bwrapPath, realExecPath(), encoded);
+  const cached = key === undefined ? undefined : readCachedProbe(key);
+  if (cached !== undefined && cached.bwrapPath === bwrapPath) {
+    return cached.seccomp ? { bwrapPath, seccomp: true } : { bwrapPath, seccomp: false, detail: `no seccomp filter is defined for ${process.arch}` };
+  }
+  if (encoded !== undefined) {
+    const withFilter = await tryBwrap(bwrapPath, encoded);
+    if (withFilter === undefined) {
+      if (key !== undefined) writeCachedProbe(key, { bwrapPath, seccomp: true });
+      return { bwrapPath, seccomp: true };
+    }
     const plain = await tryBwrap(bwrapPath, undefined);
     if (plain === undefined) return { bwrapPath, seccomp: false, detail: `seccomp filter refused: ${withFilter}` };
     return { seccomp: false, detail: plain };
   }
   const plain = await tryBwrap(bwrapPath, undefined);
   if (plain !== undefined) return { seccomp: false, detail: plain };
+  if (key !== undefined) writeCachedProbe(key, { bwrapPath, seccomp: false });
   return { bwrapPath, seccomp: false, detail: `no seccomp filter is defined for ${process.arch}` };
 }
 

@@ -1,7 +1,7 @@
 // Reading a process tree from /proc (Linux): resident memory for the watchdog, the program's own pid
 // below sandbox wrappers, and descendants to kill. Every read tolerates the process vanishing.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Direct children of `pid` (those its main thread started; Node spawns from the main thread). */
 export function childPids(pid: number): number[] {
@@ -33,6 +33,19 @@ export function processChain(pid: number, maxDepth = 8): number[] {
   return chain;
 }
 
+/** `pid`'s pid in its own (innermost) pid namespace, e.g. 1 for a namespace's init; undefined when gone. */
+export function namespacePid(pid: number): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const match = /^NSpid:[ \t]+([\d \t]+)$/m.exec(status);
+  const last = match?.[1]?.trim().split(/\s+/).pop();
+  return last === undefined ? undefined : Number(last);
+}
+
 /** Resident set size of `pid` in bytes, or undefined when it is gone. */
 export function residentBytes(pid: number): number | undefined {
   let status: string;
@@ -57,15 +70,41 @@ export function isAlive(pid: number, started?: number): boolean {
   return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && (started === undefined || stat.startTime === started);
 }
 
+/**
+ * True when `pid` (the process `started` identifies) can never run code again: gone, reused, or every
+ * one of its threads a zombie. A process's /proc/PID/stat shows the main thread only, which may be a
+ * zombie while other threads are still finishing a system call, so each task is read.
+ */
+export function isDead(pid: number, started: number): boolean {
+  const stat = readStat(pid);
+  if (stat === undefined || stat.startTime !== started) return true;
+  if (stat.state !== 'Z' && stat.state !== 'X') return false;
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return true;
+  }
+  for (const tid of tasks) {
+    const task = readStatFile(`/proc/${pid}/task/${tid}/stat`);
+    if (task !== undefined && task.state !== 'Z' && task.state !== 'X') return false;
+  }
+  return true;
+}
+
 interface Stat {
   readonly state: string;
   readonly startTime: number;
 }
 
 function readStat(pid: number): Stat | undefined {
+  return readStatFile(`/proc/${pid}/stat`);
+}
+
+function readStatFile(path: string): Stat | undefined {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }

@@ -7,7 +7,10 @@
 
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
-import { isAlive, processChain, recordDescendants, startTime } from './proc-tree.js';
+
+/** How often settled() re-reads /proc while the killed tree dies (a timer tick; no busy wait). */
+const SETTLE_POLL_MS = 1;
+import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime } from './proc-tree.js';
 import { sweepStaleRunState } from './stale.js';
 import { TaskGroup } from './task-limit.js';
 import type { LaunchPlan } from './types.js';
@@ -48,6 +51,14 @@ export interface ConfinedProcess {
    * the pids group. Does not kill: call killTree() first.
    */
   waitGone(): Promise<void>;
+  /**
+   * Resolves as soon as no process of the launch can run code again (docs/runtime-lifecycle.md,
+   * "Settling"): `fast` when that was read from /proc before the exit event (under bwrap with a
+   * recorded chain: the pid namespace's init is dead, which the kernel allows only once every other
+   * process of the namespace is gone), `wait` when it took the full wait of waitGone() (without the
+   * group removal). Does not kill and does not clean up: call killTree() first and waitGone() after.
+   */
+  settled(): Promise<'fast' | 'wait'>;
 }
 
 /** Spawns `plan` and always releases it. Throws only what child_process.spawn throws synchronously. */
@@ -73,12 +84,17 @@ class Confined implements ConfinedProcess {
   readonly #group: TaskGroup | undefined;
   /** pid -> start time of every process ever seen in the tree. */
   readonly #known = new Map<number, number>();
+  readonly #bwrap: boolean;
+  /** The pid namespace's init (host pid and start time), once recordChain() found it. */
+  #nsInit: { readonly pid: number; readonly started: number } | undefined;
+  #vanished: Promise<void> | undefined;
   #exited = false;
   readonly #exit: Promise<void>;
   #sampler: NodeJS.Timeout | undefined;
 
   constructor(child: ChildProcess, plan: LaunchPlan, options: SpawnConfinedOptions) {
     this.child = child;
+    this.#bwrap = plan.backend === 'bwrap';
     this.#exit = new Promise<void>((resolve) => {
       const done = (): void => {
         this.#exited = true;
@@ -123,6 +139,13 @@ class Confined implements ConfinedProcess {
       // Already in by inheritance unless bwrap forked before the move; moving again is harmless.
       this.#group?.add(member);
     }
+    // Under bwrap the monitor's child is the namespace's init (pid 1 inside); the kernel's own check
+    // of that, rather than the chain's shape, decides.
+    const init = chain[1];
+    if (this.#bwrap && this.#nsInit === undefined && init !== undefined && namespacePid(init) === 1) {
+      const started = this.#known.get(init);
+      if (started !== undefined) this.#nsInit = { pid: init, started };
+    }
     return chain;
   }
 
@@ -147,14 +170,45 @@ class Confined implements ConfinedProcess {
   }
 
   async waitGone(): Promise<void> {
-    await this.#exit;
-    const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
-    let remaining = [...this.#known].filter(([pid, started]) => isAlive(pid, started));
-    while (Date.now() < deadline && (remaining.length > 0 || (this.#group?.members().length ?? 0) > 0)) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      remaining = remaining.filter(([pid, started]) => isAlive(pid, started));
-    }
+    await this.#vanish();
     this.#group?.remove();
+  }
+
+  async settled(): Promise<'fast' | 'wait'> {
+    const init = this.#nsInit;
+    if (init === undefined) {
+      await this.#vanish();
+      return 'wait';
+    }
+    let waited = false;
+    const vanished = this.#vanish().then(() => {
+      waited = true;
+    });
+    const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
+    // The namespace's init is killed with the rest; once it is dead, the kernel has already reaped
+    // every other process of the namespace (docs/runtime-lifecycle.md, "Settling").
+    while (!isDead(init.pid, init.started)) {
+      if (waited || Date.now() >= deadline) {
+        await vanished;
+        return 'wait';
+      }
+      await Promise.race([vanished, new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))]);
+    }
+    return 'fast';
+  }
+
+  /** The exit event, then every remembered process gone (bounded); memoized. */
+  #vanish(): Promise<void> {
+    this.#vanished ??= (async () => {
+      await this.#exit;
+      const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
+      let remaining = [...this.#known].filter(([pid, started]) => isAlive(pid, started));
+      while (Date.now() < deadline && (remaining.length > 0 || (this.#group?.members().length ?? 0) > 0)) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        remaining = remaining.filter(([pid, started]) => isAlive(pid, started));
+      }
+    })();
+    return this.#vanished;
   }
 
   #remember(pid: number): void {

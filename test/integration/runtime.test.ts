@@ -11,6 +11,8 @@ import type { JsonValue } from '../../src/json.js';
 import type { BindingFunction, BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
 import { overrideSandboxProbe } from '../../src/sandbox/index.js';
+import { createHarness } from '../../src/harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const workspace = mkdtempSync(join(tmpdir(), 'ptc-runtime-test-'));
@@ -363,8 +365,9 @@ describe.each(['off', 'auto'] as const)('Node runtime, sandbox %s', (sandbox) =>
     const tmp = first.value as string;
     // Under bwrap TMPDIR is the sandbox's own size-capped /tmp, gone with the run (issue 8); elsewhere a
     // private host dir, removed afterwards.
+    // The host dir is removed right after the result, with the rest of the cleanup.
     if (first.sandbox.backend === 'bwrap') expect(tmp).toBe('/tmp');
-    else expect(existsSync(tmp)).toBe(false);
+    else await waitUntil('the private temp dir to be removed', () => !existsSync(tmp));
     const second = await run({ program: 'return [typeof globalThis.leak, process.env.TMPDIR, require("node:fs").existsSync(process.env.TMPDIR + "/x")];' });
     expect((second.value as [string, string, boolean])[0]).toBe('undefined');
     expect((second.value as [string, string, boolean])[2]).toBe(false);
@@ -378,9 +381,35 @@ describe.each(['off', 'auto'] as const)('Node runtime, sandbox %s', (sandbox) =>
     const started = events.slice(before).find((event) => event.type === 'run');
     expect(started).toBeDefined();
     if (started === undefined) return;
-    expect(gone(started.pid)).toBe(true);
+    // No program code runs after the result: its own process is dead then. The spawned process (bwrap's
+    // monitor under bwrap, running no program code) and its group are reaped after the result.
     expect(started.programPid === undefined || gone(started.programPid)).toBe(true);
-    expect(groupMembers(started.pid)).toEqual([]);
+    await waitUntil('the spawned process to be reaped', () => gone(started.pid));
+    await waitUntil('its process group to be empty', () => groupMembers(started.pid).length === 0);
+  });
+
+  it('starts exactly one child for a one-shot run (pool size 1, no refill); the default pool starts more', async () => {
+    const spawnsOf = async (options: NodeRuntimeOptions): Promise<number> => {
+      const seen: ChildProcessEvent[] = [];
+      const once = createNodeRuntime({ sandbox, onProcess: (event) => seen.push(event), ...options });
+      const result = await once.run(await once.resolve({ program: 'return 1', cwd: workspace }));
+      expect(result.value).toBe(1);
+      // Long enough for a refill to have spawned (it starts on the next turn after the result).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await once.close();
+      return seen.filter((event) => event.type === 'spawn').length;
+    };
+    expect(await spawnsOf({ pool: { size: 1, refill: false } })).toBe(1);
+    expect(await spawnsOf({})).toBeGreaterThan(1);
+  });
+
+  it('takes the one-shot pool from the harness settings (ptc exec asks for it there)', async () => {
+    const harness = await createHarness({ cwd: workspace, sandbox, preset: 'ptc', runtimePool: { size: 1, refill: false } });
+    try {
+      expect((harness.runtime as NodeRuntime | undefined)?.config.pool).toMatchObject({ size: 1, refill: false });
+    } finally {
+      await harness.dispose();
+    }
   });
 
   it('ends warm children on close', async () => {
