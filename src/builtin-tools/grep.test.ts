@@ -138,6 +138,14 @@ describe('grep', () => {
     }
   });
 
+  it('searches through symlinks that stay inside the workspace (a linked file is handed to the worker opened)', async () => {
+    await fs.symlink(path.join(ws, 'src', 'a.ts'), path.join(ws, 'alias.ts'));
+    await fs.symlink(path.join(ws, 'src', 'lib'), path.join(ws, 'linked-lib'));
+    const { value } = await grep({ pattern: 'function\\s+load' });
+    expect(value.matches.map((m) => `${m.path}:${m.line}`)).toEqual(['alias.ts:2', 'linked-lib/b.ts:2', 'src/a.ts:2', 'src/lib/b.ts:2']);
+    expect(value.filesSearched).toBe(5);
+  });
+
   it('searches outside the workspace when allowRead opens it', async () => {
     const { value } = await grep({ pattern: 'load', path: outside }, { allowRead: [outside] });
     expect(value.matches).toEqual([{ path: path.join(outside, 'secret.ts'), line: 1, text: 'function load() {}' }]);
