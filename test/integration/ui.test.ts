@@ -184,6 +184,7 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     expect(output).toContain('beta');
     await page.locator('.message.assistant', { hasText: 'Both files read.' }).waitFor();
     await page.locator('.turn-end[data-reason="completed"]').waitFor();
+    await page.locator('button.send').waitFor(); // the server's turn is over, not only its log
 
     // The model got the ptc presentation chosen in the page, and the log says so.
     const id = sessionIdOf(page);
@@ -195,6 +196,7 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     await page.reload();
     await page.locator('[data-card="run_code"][data-status="ok"]').waitFor();
     await page.locator('.turn-end[data-reason="completed"]').waitFor();
+    await page.locator('button.send').waitFor();
     expect(await page.locator('.timeline').innerText()).toBe(live);
     expect(await page.locator('[data-card="run_code"] tr.subcall').count()).toBe(2);
     expect(await page.locator(`[data-session="${id}"]`).count()).toBe(1);

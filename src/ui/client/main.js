@@ -82,6 +82,14 @@ function App() {
     }
   };
 
+  // Follow new cards and streamed text while the reader is at the bottom; leave them alone when they scrolled up.
+  const bottom = useRef(null);
+  const timeline = useRef(null);
+  useEffect(() => {
+    const box = timeline.current;
+    if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 200) bottom.current?.scrollIntoView({ block: 'end' });
+  }, [view, draft]);
+
   const items = view.items;
   const byKey = new Map(items.map((item) => [item.key, item]));
   return html`<div class="layout">
@@ -102,11 +110,12 @@ function App() {
         <label class="model">model <input name="model" value=${model} onInput=${(e) => setModel(e.currentTarget.value)} /></label>
         <span class="policy" title="--approve">approvals: ${config?.approve ?? ''}</span>
       </header>
-      <div class="timeline">
+      <div class="timeline" ref=${timeline}>
         ${sessionId === undefined && html`<p class="hint">Pick a preset, then describe a task. Calls that write ask here first (--approve ${config?.approve ?? 'writes'}).</p>`}
         ${items.map((item) => html`<${Item} key=${item.key} item=${item} byKey=${byKey} live=${active} onAnswer=${(id, decision, reason) => api.answer(sessionId, id, decision, reason).catch((e) => setError(e.message))} />`)}
         ${draft !== '' && html`<div class="message assistant streaming">${draft}</div>`}
-        ${active && html`<div class="working">working…</div>`}
+        ${active && view.open && html`<div class="working">working…</div>`}
+        <div ref=${bottom}></div>
       </div>
       ${error && html`<div class="error-banner" role="alert">${error}</div>`}
       <${Composer} active=${active} onSend=${send} onStop=${() => api.stop(sessionId).catch((e) => setError(e.message))} />
