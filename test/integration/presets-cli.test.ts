@@ -116,6 +116,7 @@ describe('ptc presets', () => {
       ['standard', 'PTC_HOME', 'My standard.'],
       ['creator', 'shipped', expect.stringContaining('preset_write')],
       ['minimal', 'shipped', expect.stringContaining('persistent shell')],
+      ['ptc-python', 'shipped', expect.stringContaining('Python runtime')],
       ['ptc', 'shipped', expect.stringContaining('run_code')],
       ['standard', 'shipped, shadowed by PTC_HOME', expect.stringContaining('natively')],
     ]);
