@@ -290,6 +290,21 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     await page.locator('button.send').waitFor();
   }, 60_000);
 
+  it('stopping a turn ends a wait for approval: nothing is written, the log ends aborted', async () => {
+    const server = await start([reply.toolCalls([{ id: 'w1', name: 'write', args: { path: 'never.txt', content: 'x' } }]), reply.text('unused')]);
+    const page = await open(server);
+    await send(page, 'Write never.txt.');
+    await page.locator('[data-card="approval"][data-decision="waiting"]').waitFor({ timeout: 30_000 });
+    await page.locator('button.stop').click();
+    await page.locator('.turn-end[data-reason="aborted"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-card="approval"]').getAttribute('data-decision')).toBe('deny');
+    expect(fs.existsSync(path.join(workspace, 'never.txt'))).toBe(false);
+    const events = eventsOf(sessionIdOf(page));
+    expect(events.filter((e) => e.type === 'tool/approval')).toMatchObject([{ stage: 'request' }, { stage: 'answer', decision: 'deny', by: 'policy' }]);
+    expect(events.at(-1)).toMatchObject({ type: 'session/end', reason: 'aborted' });
+    expect(model!.requests).toHaveLength(1);
+  }, 60_000);
+
   it('a page of another origin that knows the token still cannot drive the UI', async () => {
     const server = await start([reply.text('never sent')]);
     // A hostile page served from another port of this host, scripted to call the UI's API with the token.
