@@ -2,7 +2,7 @@
 // their waterfall, an approval. Each renders one item of the reducer's view and nothing else.
 
 import { h } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
 import hljs from 'highlight.js/core';
 import typescript from 'highlight.js/typescript';
@@ -62,10 +62,22 @@ function NativeCard({ card }) {
   </section>`;
 }
 
+/** The time now, ticking while `running`, so a running card's waterfall grows. */
+function useNow(running) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [running]);
+  return now;
+}
+
 function RunCodeCard({ card }) {
   const ms = card.end !== undefined ? card.end - card.start : undefined;
   const position = card.error ? programPosition(card.error.message) : undefined;
-  const bars = waterfall(card);
+  const now = useNow(card.end === undefined);
+  const bars = waterfall(card, card.end === undefined ? now : undefined);
   return html`<section class="card card-run-code" data-card="run_code" data-status=${card.status}>
     <header>
       <span class="title">${card.description ?? 'run_code'}</span>
@@ -95,7 +107,7 @@ function SubCallRow({ sub, bar }) {
   return html`<tr class=${`subcall subcall-${status}`} data-subcall=${sub.tool} onClick=${() => setOpen(!open)}>
       <td class="tool-name">${sub.tool}</td>
       <td class="args">${compact(sub.args)}</td>
-      <td class="time">${duration(bar?.ms)}</td>
+      <td class="time">${status === 'running' ? '…' : duration(bar?.ms)}</td>
       <td class="waterfall"><div class="track"><div class=${`bar bar-${status}`} style=${{ left: `${bar?.left ?? 0}%`, width: `${bar?.width ?? 0}%` }}></div></div></td>
     </tr>
     ${open && sub.content !== undefined && html`<tr class="subcall-detail"><td colspan="4"><pre>${sub.content}</pre></td></tr>`}`;
