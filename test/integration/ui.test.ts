@@ -103,6 +103,36 @@ describe('ptc ui: token and origin', () => {
   });
 });
 
+describe('ptc ui: API errors say how to fix them', () => {
+  it('a model without its API key, an unknown preset and an unknown session are 400 with the fix; nothing is logged', async () => {
+    const server = await start([], { baseUrl: undefined, model: undefined, env: {} });
+    const post = (route: string, body: unknown) =>
+      raw(`${server.origin}${route}`, { method: 'POST', headers: { 'x-ptc-token': server.token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const noKey = await post('/api/sessions', { text: 'hi' });
+    expect(noKey.status).toBe(400);
+    expect(JSON.parse(noKey.body).error).toMatch(/DEEPSEEK_API_KEY/);
+    const config = JSON.parse((await raw(`${server.origin}/api/config`, { headers: { 'x-ptc-token': server.token } })).body) as { model: { error?: string } };
+    expect(config.model.error).toMatch(/DEEPSEEK_API_KEY/);
+    expect((await raw(`${server.origin}/api/sessions/nope/events?token=${server.token}`)).status).toBe(400);
+    expect((await post('/api/sessions/nope/messages', { text: 'hi' })).status).toBe(400);
+    expect((await post('/api/sessions/nope/stop', {})).status).toBe(409);
+    expect(sessionFiles()).toEqual([]);
+  });
+
+  it('an unknown preset is 400 naming it', async () => {
+    const server = await start([reply.text('never sent')]);
+    const response = await raw(`${server.origin}/api/sessions`, {
+      method: 'POST',
+      headers: { 'x-ptc-token': server.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hi', preset: 'no-such-preset' }),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).error).toMatch(/no-such-preset/);
+    expect(sessionFiles()).toEqual([]);
+    expect(model!.requests).toHaveLength(0);
+  });
+});
+
 describe('ptc ui: the command', () => {
   it('takes the run flags, prints the URL with the token, serves it until its signal, then closes', async () => {
     model = await startScriptedOpenAIServer([]);
