@@ -281,10 +281,14 @@ async function runToolCalls(
       record({ type: 'tool/call', id: call.id, name: call.name, args: call.args });
       const started = Date.now();
       const result = await pool
-        .submit(tools.executionMode(call.name, { scope }), (poolSignal) => {
-          options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name, args: call.args });
-          return tools.execute(call.name, call.args, { signal: AbortSignal.any([signal, poolSignal]), scope, id: call.id });
-        })
+        .submit(
+          tools.executionMode(call.name, { scope }),
+          (poolSignal) => {
+            options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name, args: call.args });
+            return tools.execute(call.name, call.args, { signal: poolSignal, scope, id: call.id });
+          },
+          [signal],
+        )
         // The pipeline resolves every tool failure as a result; should anything still throw (a runtime
         // that breaks its contract), the call ends as an error result so its tool/result is logged and
         // the model hears of it, instead of the step failing as if the model had.

@@ -117,7 +117,9 @@ export function installApprovals(scope: Context, options: ApprovalOptions): Disp
       answered('deny', 'policy', reason);
       return { block: reason };
     }
-    const signal = callSignal(call);
+    const signal = call.signal ?? new AbortController().signal;
+    // The person's time is not the program's: a sub-call's wait does not count against its deadline.
+    const release = call.holdDeadline?.();
     let answer: ApprovalAnswer;
     try {
       answer = await waitForAnswer(options.approver, request, signal);
@@ -125,6 +127,8 @@ export function installApprovals(scope: Context, options: ApprovalOptions): Disp
       const reason = signal.aborted ? 'the call was aborted while it waited for approval' : `asking for approval failed: ${error instanceof Error ? error.message : String(error)}`;
       answered('deny', 'policy', reason);
       return { block: reason };
+    } finally {
+      release?.();
     }
     if (answer.decision === 'deny') {
       const reason = answer.reason !== undefined && answer.reason.trim() !== '' ? `denied by the user: ${answer.reason}` : 'denied by the user';
@@ -174,10 +178,4 @@ function programOf(args: JsonValue): { program?: string; description?: string } 
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
   const { code, description } = args;
   return { ...(typeof code === 'string' ? { program: code } : {}), ...(typeof description === 'string' ? { description } : {}) };
-}
-
-/** The call's abort signal (hooks see it once the pipeline passes it; until then a wait ends only by its answer). */
-function callSignal(call: ToolCall): AbortSignal {
-  const signal = (call as { signal?: unknown }).signal;
-  return signal instanceof AbortSignal ? signal : new AbortController().signal;
 }

@@ -6,6 +6,7 @@ import { capErrorMessage } from '../error-text.js';
 import type { ErrorCode, ErrorInfo } from '../errors.js';
 import { checkJson, type JsonValue } from '../json.js';
 import { MAX_ERROR_MESSAGE_BYTES, MAX_FRAME_DEPTH, MAX_QUEUED_REPLY_BYTES } from '../limits.js';
+import { Deadline } from '../ptc-runtime/deadline.js';
 import type { BindingFunction, ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
 import { encodeFrame, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
 import { describeExit, type ChildExit, type ProgramChild } from './program-child.js';
@@ -51,9 +52,10 @@ class Session {
   #outgoingBytes = 0;
   #lastOutgoing: ResultFrame | undefined;
   #flushScheduled = false;
-  #deadline: NodeJS.Timeout | undefined;
+  #deadline: Deadline | undefined;
   #watchdog: NodeJS.Timeout | undefined;
   #onAbort: (() => void) | undefined;
+  readonly #holdDeadline = (): (() => void) => this.#deadline?.hold() ?? (() => {});
   #onClose: (() => void) | undefined;
 
   constructor(input: SessionInput, resolve: (result: RunResult) => void) {
@@ -78,8 +80,7 @@ class Session {
     }
     this.#onClose = () => this.#settle({ error: { code: 'ABORTED', message: 'the runtime was closed' } });
     this.#input.closeSignal.addEventListener('abort', this.#onClose, { once: true });
-    const remaining = Math.max(0, this.#input.deadlineAt - Date.now());
-    this.#deadline = setTimeout(() => this.#settle({ error: timeoutError(spec.timeoutMs) }), remaining);
+    this.#deadline = new Deadline(this.#input.deadlineAt, () => this.#settle({ error: timeoutError(spec.timeoutMs) }));
     this.#watchdog = setInterval(() => this.#watch(), limits.rssIntervalMs);
 
     child.attach({
@@ -224,7 +225,7 @@ class Session {
     const signal = this.#calls.signal;
     let outcome: Promise<JsonValue | undefined>;
     try {
-      outcome = Promise.resolve(fn(frame.args, { signal }));
+      outcome = Promise.resolve(fn(frame.args, { signal, holdDeadline: this.#holdDeadline }));
     } catch (error) {
       outcome = Promise.reject(error);
     }
@@ -351,7 +352,7 @@ class Session {
     if (this.#settled) return;
     this.#settled = true;
     this.#outgoing = [];
-    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
+    this.#deadline?.clear();
     if (this.#watchdog !== undefined) clearInterval(this.#watchdog);
     if (this.#onAbort !== undefined) this.#input.spec.signal?.removeEventListener('abort', this.#onAbort);
     if (this.#onClose !== undefined) this.#input.closeSignal.removeEventListener('abort', this.#onClose);

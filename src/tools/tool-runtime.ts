@@ -45,6 +45,10 @@ export interface ToolCall {
   readonly parent?: ToolCallRef;
   /** The scope whose visibility, guards and hooks apply. */
   readonly scope: Context;
+  /** Aborted when the call is (a hook that waits, e.g. for an approval, stops waiting then). */
+  readonly signal?: AbortSignal;
+  /** For a program's sub-call: stops the program's deadline while a hook waits for a person (docs/approvals.md). */
+  readonly holdDeadline?: () => () => void;
 }
 
 /** A `tools/pre-execute` listener returns this to stop the call before the body runs. */
@@ -75,6 +79,8 @@ export interface ExecuteOptions {
   readonly scope?: Context;
   /** The call id; default: a fresh `call_<n>`. */
   readonly id?: string;
+  /** Handed to hooks as ToolCall.holdDeadline (a program's sub-call). */
+  readonly holdDeadline?: () => () => void;
 }
 
 declare module '../context/context.js' {
@@ -269,6 +275,8 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
       args: snapshot.ok ? snapshot.value : null,
       ...(options.parent ? { parent: Object.freeze({ ...options.parent }) } : {}),
       scope,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.holdDeadline ? { holdDeadline: options.holdDeadline } : {}),
     });
 
     const target = this.resolveExecution(name, scope, call.parent !== undefined);

@@ -151,4 +151,52 @@ describe('approvals', () => {
     expect(silent.asked).toEqual([]);
     expect(fs.readFileSync(path.join(workspace, 'n.txt'), 'utf8')).toBe('n');
   });
+
+  it('a program waiting 3 s for approval does not time out with a 1 s deadline', async () => {
+    const { approver } = person([{ decision: 'allow' }], 3_000);
+    const program = "await tools.write({ path: 'slow.txt', content: 's' });\nreturn 'written';";
+    const { events } = await run(
+      'ptc',
+      [reply.toolCalls([{ id: 'p1', name: 'run_code', args: { code: program, description: 'slow approval', timeoutMs: 1_000 } }]), reply.text('Done.')],
+      { policy: 'writes', approver },
+    );
+    const [result] = toolResults(events);
+    expect(result).toMatchObject({ id: 'p1', isError: false });
+    expect(result!.content).toContain('written');
+    expect(fs.readFileSync(path.join(workspace, 'slow.txt'), 'utf8')).toBe('s');
+  });
+
+  it('the program deadline still runs outside the wait', async () => {
+    const { approver } = person([{ decision: 'allow' }], 100);
+    const program = "await tools.write({ path: 'w.txt', content: 'w' });\nawait new Promise((r) => setTimeout(r, 3_000));\nreturn 'late';";
+    const { events } = await run(
+      'ptc',
+      [reply.toolCalls([{ id: 'p1', name: 'run_code', args: { code: program, description: 'too slow', timeoutMs: 1_000 } }]), reply.text('Done.')],
+      { policy: 'writes', approver },
+    );
+    expect(toolResults(events)[0]).toMatchObject({ isError: true, error: { code: 'TIMEOUT' } });
+  });
+
+  it('aborting the run ends a wait for approval', async () => {
+    const controller = new AbortController();
+    const asked: ApprovalRequest[] = [];
+    // A person who never answers.
+    const approver = (request: ApprovalRequest) => {
+      asked.push(request);
+      setTimeout(() => controller.abort(), 200);
+      return new Promise<ApprovalAnswer>(() => {});
+    };
+    const started = Date.now();
+    const { result, events } = await run(
+      'standard',
+      [reply.toolCalls([{ id: 'w1', name: 'write', args: { path: 'never.txt', content: 'n' } }]), reply.text('unreached')],
+      { policy: 'writes', approver },
+      { signal: controller.signal },
+    );
+    expect(asked).toHaveLength(1);
+    expect(result.reason).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(fs.existsSync(path.join(workspace, 'never.txt'))).toBe(false);
+    expect(approvalsOf(events).at(-1)).toMatchObject({ stage: 'answer', decision: 'deny', by: 'policy', reason: 'the call was aborted while it waited for approval' });
+  });
 });

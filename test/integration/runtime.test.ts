@@ -299,7 +299,8 @@ describe.each(['off', 'auto'] as const)('Node runtime, sandbox %s', (sandbox) =>
       seen = signal;
       return new Promise((resolve) => signal.addEventListener('abort', () => resolve(null)));
     };
-    const result = await run({ program: 'console.log("waiting");\nawait tools.hang({});\nreturn "late";', bindings: [tools({ hang })], timeoutMs: 300 });
+    // The deadline counts from run(), child start included: generous enough for a cold start under load.
+    const result = await run({ program: 'console.log("waiting");\nawait tools.hang({});\nreturn "late";', bindings: [tools({ hang })], timeoutMs: 2_500 });
     expect(result.error?.code).toBe('TIMEOUT');
     expect(result.logs).toEqual(['waiting']);
     expect(seen?.aborted).toBe(true);
