@@ -110,7 +110,12 @@ export type { ExecJson };
 export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
   const code = await readProgram(options);
   const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, ...policy } = options;
-  const harnessOptions = { ...policy, ...(maxParallel !== undefined ? { maxParallelSubCalls: maxParallel } : {}) };
+  const harnessOptions = {
+    ...policy,
+    ...(maxParallel !== undefined ? { maxParallelSubCalls: maxParallel } : {}),
+    // One program, so one child: no second warm child, no refill after it (docs/runtime-lifecycle.md).
+    runtimePool: { size: 1, refill: false },
+  };
   // With --json the object is the whole record (logs included) and stderr stays quiet.
   const writeLog = options.json ? undefined : options.writeLog;
   let streamed = 0;
@@ -155,10 +160,13 @@ async function readProgram(options: ExecOptions): Promise<string> {
 }
 
 async function withHarness<T>(
-  options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls'>,
+  options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls' | 'runtimePool'>,
   use: (harness: Harness) => T | Promise<T>,
 ): Promise<T> {
-  const harness = await createHarness(harnessOptionsOf(options));
+  const harness = await createHarness({
+    ...harnessOptionsOf(options),
+    ...(options.runtimePool !== undefined ? { runtimePool: options.runtimePool } : {}),
+  });
   try {
     return await use(harness);
   } finally {
