@@ -102,6 +102,7 @@ export class UiAssets {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>ptc ui</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${withToken('/vendor/hljs-github.css')}">
 <link rel="stylesheet" href="${withToken('/app/style.css')}">
 <script type="importmap">${importMap}</script>

@@ -167,10 +167,19 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     await browser?.close();
   });
 
+  let consoleErrors: string[] = [];
+  beforeEach(() => {
+    consoleErrors = [];
+  });
+
   async function open(server: UiServer): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('pageerror', (error) => {
       throw error;
+    });
+    // A refused module or a blocked script (CSP) shows up here; the page must load cleanly.
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
     });
     await page.goto(server.url);
     await page.locator('[data-preset="ptc"]').waitFor();
@@ -242,6 +251,7 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     expect(third).toContain('Read a.txt and b.txt.');
     expect(third).toContain('Both files read.');
     expect(third).toContain('Anything else?');
+    expect(consoleErrors).toEqual([]);
   }, 90_000);
 
   it('asks before writes: allow a native write, deny a program sub-call write with a reason the model sees', async () => {
