@@ -11,6 +11,7 @@ import { runAgent } from '../agent/loop.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type Approver } from '../approvals/approvals.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { createHarness, type HarnessOptions } from '../harness.js';
+import { followLog, type FollowedLog } from './log-follower.js';
 import { resolveModel } from '../llm/index.js';
 import { readPresetFile } from '../presets/preset-file.js';
 import { listPresets } from '../presets/resolve-preset.js';
@@ -21,6 +22,7 @@ import {
   findSession,
   listSessions,
   readSession,
+  summarizeSession,
   SESSION_FILE_EXTENSION,
   type SessionEvent,
   type SessionEventInput,
@@ -80,6 +82,8 @@ interface ActiveTurn {
 interface Channel {
   readonly listeners: Set<HubListener>;
   turn?: ActiveTurn;
+  /** A turn another process is running on this session's log, followed while someone watches. */
+  followed?: FollowedLog;
 }
 
 export class SessionHub {
@@ -163,8 +167,9 @@ export class SessionHub {
    * that does not run here is read from its file. Returns the unsubscribe function.
    */
   subscribe(sessionId: string, afterIndex: number, listener: HubListener): () => void {
-    const turn = this.channels.get(sessionId)?.turn;
-    const events = turn ? turn.events : readSession(this.sessionFile(sessionId)).events;
+    const existing = this.channels.get(sessionId);
+    const turn = existing?.turn;
+    const events = turn?.events ?? existing?.followed?.events ?? this.readOrFollow(sessionId);
     const channel = this.channel(sessionId);
     for (let i = afterIndex + 1; i < events.length; i++) listener.event(i, events[i]!);
     listener.status(turn !== undefined);
@@ -172,8 +177,28 @@ export class SessionHub {
     channel.listeners.add(listener);
     return () => {
       channel.listeners.delete(listener);
-      if (channel.listeners.size === 0 && !channel.turn) this.channels.delete(sessionId);
+      if (channel.listeners.size === 0) {
+        channel.followed?.stop();
+        channel.followed = undefined;
+        if (!channel.turn) this.channels.delete(sessionId);
+      }
     };
+  }
+
+  /**
+   * The log's events. When its latest turn runs in another process of this host (`ptc run`), the
+   * channel follows the file and hands each new line to the watchers.
+   */
+  private readOrFollow(sessionId: string): SessionEvent[] {
+    const file = this.sessionFile(sessionId);
+    const { events, warnings } = readSession(file);
+    if (summarizeSession(sessionId, file, events, warnings).outcome !== 'running') return events;
+    const channel = this.channel(sessionId);
+    const followed = followLog(file, (index, event) => {
+      for (const listener of channel.listeners) listener.event(index, event);
+    });
+    channel.followed = followed;
+    return followed.events;
   }
 
   /** Stops every running turn and waits for them to close their logs. */
@@ -225,6 +250,9 @@ export class SessionHub {
     }
     const sessionId = writer.sessionId;
     const channel = this.channel(sessionId);
+    // This server now writes the log itself (the other process's turn has ended, or continueSession would have refused).
+    channel.followed?.stop();
+    channel.followed = undefined;
     const controller = new AbortController();
     const pending = new Map<string, (answer: ApprovalAnswer) => void>();
     const events: SessionEvent[] = [...(history ?? [])];

@@ -2,6 +2,7 @@
 // server, harness, sandboxed runtime and session logs, and a real HTTP model server on loopback of
 // which only the choices are scripted. Skips without chromium unless PTC_REQUIRE_BROWSER=1.
 
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -344,6 +345,35 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     expect(events.at(-1)).toMatchObject({ type: 'session/end', reason: 'aborted' });
     expect(model!.requests).toHaveLength(1);
   }, 60_000);
+
+  it('follows a session that `ptc run` is writing in another process, line by line, until its turn ends', async () => {
+    const program = "const a = await tools.read({ path: 'a.txt' });\nconst b = await tools.read({ path: 'b.txt' });\nreturn a.content + b.content;";
+    const server = await start([reply.toolCalls([{ id: 'rc1', name: 'run_code', args: { code: program, description: 'Read in a terminal' } }]), reply.hang('Still thinking')]);
+    const cli = path.resolve(import.meta.dirname, '../../dist/cli/main.js');
+    const run = spawn(process.execPath, [cli, 'run', 'Read both.', '--base-url', model!.baseUrl, '--model', 'scripted', '--session-dir', sessionDir, '--cwd', workspace], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env['PATH'] ?? '' },
+    });
+    const exited = new Promise<number | null>((resolve) => run.on('exit', (code) => resolve(code)));
+    try {
+      // The page opens the session while the terminal's turn runs (its model answer hangs after some text).
+      await model!.waitForRequests(2);
+      const [file] = sessionFiles();
+      const page = await open(server);
+      await page.goto(`${server.url}#/s/${file!.replace(/\.jsonl$/, '')}`);
+      const card = page.locator('[data-card="run_code"][data-status="ok"]');
+      await card.waitFor({ timeout: 30_000 });
+      expect(await card.locator('tr.subcall').count()).toBe(2);
+      expect(await page.locator('.turn-end').count()).toBe(0);
+      // Lines appended now reach the page: the terminal's Ctrl-C ends its turn.
+      run.kill('SIGINT');
+      await page.locator('.turn-end[data-reason="aborted"]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('button.stop').count()).toBe(0);
+    } finally {
+      run.kill('SIGKILL');
+      await exited;
+    }
+  }, 90_000);
 
   it('a page of another origin that knows the token still cannot drive the UI', async () => {
     const server = await start([reply.text('never sent')]);

@@ -55,6 +55,7 @@ function App() {
         last = index;
         setView((v) => applyEvent(v, event));
         if (event.type === 'llm/response') setDraft('');
+        if (event.type === 'session/end') refreshSessions();
       },
       onText: (text, replace) => setDraft((d) => (replace ? text : d + text)),
       onStatus: (isActive) => {
