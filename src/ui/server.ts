@@ -154,9 +154,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   };
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const onError = (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'is in use' : error.code === 'EACCES' ? 'is not allowed for this user' : `cannot be used (${error.message})`;
+      reject(new HarnessError('CONFIG', `Port ${options.port ?? 0} on ${HOST} ${why}; pass another --port, or --port 0 for a free one.`, { cause: error }));
+    };
+    server.once('error', onError);
     server.listen(options.port ?? 0, HOST, () => {
-      server.off('error', reject);
+      server.off('error', onError);
       resolve();
     });
   });

@@ -152,6 +152,14 @@ describe('ptc ui: the command', () => {
     await expect(raw(url!)).rejects.toThrow();
   });
 
+  it('a port in use is a CONFIG error that says what to pass', async () => {
+    const first = await start([]);
+    await expect(startUiServer({ harness: { cwd: workspace }, defaultPreset: 'ptc', env: {}, sessionDir, approve: 'writes', port: first.port })).rejects.toMatchObject({
+      code: 'CONFIG',
+      message: expect.stringMatching(/is in use; pass another --port/),
+    });
+  });
+
   it('refuses an unknown --approve policy', async () => {
     const command = buildUiCommand({ stdout: () => {}, stderr: () => {}, env: {}, signal: AbortSignal.abort() });
     command.exitOverride().configureOutput({ writeErr: () => {} });
