@@ -7,8 +7,11 @@ import { progressLine } from '../agent/progress-text.js';
 import { createHarness } from '../harness.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
 import { resolveModel } from '../llm/index.js';
+import { installApprovals, type ApprovalPolicy } from '../approvals/approvals.js';
 import {
+  continueSession,
   createSessionWriter,
+  latestSessionIn,
   ensureSessionDir,
   findSession,
   formatSession,
@@ -33,6 +36,12 @@ export interface RunOptions extends PolicyOptions {
   readonly writeText: (text: string) => void;
   /** Progress lines (stderr on a TTY); undefined to stay quiet. */
   readonly writeProgress?: (line: string) => void;
+  /** Continue this session (id, prefix or path) with `task` as its next message (docs/sessions.md). */
+  readonly resume?: string;
+  /** Continue the latest session of this workspace. */
+  readonly continueLatest?: boolean;
+  /** Which calls need a yes (docs/approvals.md); `ptc run` has no one to ask, so they are denied. Default never. */
+  readonly approve?: ApprovalPolicy;
 }
 
 /** `ptc run "<task>"`: one agent session; the log goes to the session directory as it happens. */
@@ -46,8 +55,19 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   });
   const dir = sessionDirOf(options);
   ensureSessionDir(dir);
-  const harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
-  const writer = createSessionWriter({ dir, sessionId: newSessionId() });
+  if (options.resume !== undefined && options.continueLatest === true) throw new ConfigError('Give either --resume <id> or --continue, not both.');
+  const continued =
+    options.resume !== undefined || options.continueLatest === true ? continueSession(dir, options.resume ?? latestSessionIn(dir, cwd)) : undefined;
+  let harness: Awaited<ReturnType<typeof createHarness>>;
+  try {
+    harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
+  } catch (error) {
+    continued?.writer.close();
+    throw error;
+  }
+  const writer = continued?.writer ?? createSessionWriter({ dir, sessionId: newSessionId() });
+  const removeApprovals =
+    options.approve !== undefined && options.approve !== 'never' ? installApprovals(harness.ctx, { policy: options.approve, flagHint: '--approve never' }) : undefined;
   const progress = options.writeProgress;
   // The agent's plan, shown whenever a todo call (native or from a program) is accepted.
   if (progress) {
@@ -66,6 +86,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       sink: writer,
       sessionId: writer.sessionId,
       sessionDir: dir,
+      ...(continued !== undefined ? { history: continued.events } : {}),
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onText: options.json ? undefined : options.writeText,
@@ -94,6 +115,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
     return { stdout: tail, stderr: `${why}session ${writer.sessionId} (${writer.file})\n`, exitCode };
   } finally {
     writer.close();
+    await removeApprovals?.();
     await harness.dispose();
   }
 }

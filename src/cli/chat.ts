@@ -12,7 +12,6 @@ import { progressLine } from '../agent/progress-text.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
 import { createHarness } from '../harness.js';
-import { renderJson } from '../json.js';
 import { resolveModel } from '../llm/index.js';
 import {
   continueSession,
@@ -161,7 +160,7 @@ function question(rl: Interface, prompt: string): Promise<string | undefined> {
 
 /** Asks on the terminal: y = this call, a = this tool for the session, n = deny (then a reason). */
 async function askInTerminal(rl: Interface, out: Writable, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-  const lines = [`\nApproval needed: ${request.tool} ${preview(renderJson(request.args))}`];
+  const lines = [`\nApproval needed: ${request.tool} ${preview(JSON.stringify(request.args))}`];
   if (request.parent !== undefined) {
     lines.push(`  from the program of ${request.parent.tool} ${request.parent.id}${request.parent.description ? ` ("${request.parent.description}")` : ''}:`);
     if (request.parent.program !== undefined) lines.push(...request.parent.program.split('\n').map((l) => `  | ${l}`));

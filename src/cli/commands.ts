@@ -10,17 +10,21 @@ import { mcpConfigRow } from '../mcp/client/config.js';
 import { execProgram, type ExecJson } from '../ptc/exec-program.js';
 import { renderPtcOnlySection, renderSdkSection } from '../ptc/prompt-sections.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
+import type { PresetFile } from '../presets/preset-file.js';
+import { DEFAULT_PRESET, loadPreset } from '../presets/presets.js';
+import { presetForLanguage, programLanguageOf } from '../presets/python-runtime-plugin.js';
 
 export interface CommandOutput {
   readonly stdout: string;
   readonly stderr?: string;
-  readonly exitCode: 0 | 1 | 2;
+  /** 0 success, 1 failed, 2 usage or configuration, 130 interrupted (README, "CLI"). */
+  readonly exitCode: 0 | 1 | 2 | 130;
 }
 
 export interface WorkspaceOptions {
   readonly cwd?: string;
-  /** `--preset <name|path>`. */
-  readonly preset?: string;
+  /** `--preset <name|path>`, or a preset already read (a Python program's preset with its runtime swapped). */
+  readonly preset?: string | PresetFile;
   /** `--plugin <file>` (repeatable): rows appended to the preset, paths relative to the command's cwd. */
   readonly plugins?: readonly string[];
   /** `--mcp-config <file>` (repeatable): each file appends an `mcp` row (docs/mcp.md). */
@@ -48,7 +52,7 @@ export async function runToolsCommand(options: WorkspaceOptions & { json?: boole
 }
 
 /** `ptc sdk`: the `tools:sdk` prompt section the model sees (and `tools:ptc-only` after it). */
-export async function runSdkCommand(options: WorkspaceOptions): Promise<CommandOutput> {
+export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 'py' }): Promise<CommandOutput> {
   return withHarness(options, (harness) => {
     if (harness.preset.mode !== 'ptc') {
       return {
@@ -57,7 +61,9 @@ export async function runSdkCommand(options: WorkspaceOptions): Promise<CommandO
         exitCode: 0,
       };
     }
-    return { stdout: `${renderSdkSection(harness.tools)}\n\n${renderPtcOnlySection(harness.tools)}\n`, exitCode: 0 };
+    // The SDK of the preset's runtime language, unless --lang asks for another.
+    const flavour = options.lang === undefined ? {} : { language: options.lang === 'py' ? ('python' as const) : ('typescript' as const) };
+    return { stdout: `${renderSdkSection(harness.tools, harness.ctx, flavour)}\n\n${renderPtcOnlySection(harness.tools, harness.ctx)}\n`, exitCode: 0 };
   });
 }
 
@@ -97,6 +103,8 @@ export interface ExecOptions extends PolicyOptions {
    * are in the object and stderr stays quiet.
    */
   readonly writeLog?: (line: string) => void;
+  /** The program language; default: py for a `.py` file, else ts. Python swaps the preset's runtime row. */
+  readonly lang?: 'ts' | 'py';
 }
 
 /** The `ptc exec --json` object (README, "ptc exec --json"). */
@@ -109,9 +117,14 @@ export type { ExecJson };
  */
 export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
   const code = await readProgram(options);
-  const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, ...policy } = options;
+  const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, lang, ...policy } = options;
+  const language = lang !== undefined ? (lang === 'py' ? 'python' : 'typescript') : programLanguageOf(options.file);
   const harnessOptions = {
     ...policy,
+    // A Python program: the same preset with its runtime row swapped for python-runtime.
+    ...(language === 'python'
+      ? { preset: presetForLanguage(loadPreset(typeof policy.preset === 'string' ? policy.preset : DEFAULT_PRESET, { workspace: checkWorkspace(policy.cwd), env: process.env }), 'python') }
+      : {}),
     ...(maxParallel !== undefined ? { maxParallelSubCalls: maxParallel } : {}),
     // One program, so one child: no second warm child, no refill after it (docs/runtime-lifecycle.md).
     runtimePool: { size: 1, refill: false },

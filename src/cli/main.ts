@@ -14,6 +14,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { HarnessError } from '../errors.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import type { CommandOutput } from './commands.js';
+import { evalCommand } from './eval-command.js';
+import { buildUiCommand } from './ui-command.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -36,6 +38,46 @@ const pluginOption = () => new Option('--plugin <file>', 'append a plugin row: a
 const mcpConfigOption = () =>
   new Option('--mcp-config <file>', 'append an mcp row: the MCP servers of a config file { "mcpServers": {...} } (repeatable)').argParser(collect);
 const cwdOption = () => new Option('--cwd <dir>', 'workspace (default: current directory)');
+const approveOption = (fallback: 'never' | 'writes') =>
+  new Option('--approve <policy>', 'which calls need a yes first: never | writes | all (docs/approvals.md)').choices(['never', 'writes', 'all']).default(fallback);
+
+/** The agent's flags of `run`, `chat` and `acp`: model, step bound, session directory, approvals. */
+interface AgentFlags {
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  sessionDir?: string;
+  approve: 'never' | 'writes' | 'all';
+  resume?: string;
+  continue?: boolean;
+}
+
+function addAgentOptions(command: Command, approveDefault: 'never' | 'writes', continuable: boolean): Command {
+  command
+    .option('--model <provider:id>', 'e.g. deepseek:deepseek-chat, openai:gpt-4.1, anthropic:claude-sonnet-4-5')
+    .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
+    .option('--max-steps <n>', 'stop a turn after this many model requests', positiveInteger('--max-steps'))
+    .option('--session-dir <dir>', 'where the JSONL session logs go (default ~/.ptc/sessions, env PTC_HOME)')
+    .addOption(approveOption(approveDefault));
+  if (continuable) {
+    command
+      .option('--resume <id>', 'continue this session (an id or unique prefix, ptc sessions list) with a new turn')
+      .option('--continue', 'continue the latest session of this workspace');
+  }
+  return command;
+}
+
+function agentFromFlags(o: AgentFlags) {
+  return {
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+    ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
+    approve: o.approve,
+    ...(o.resume !== undefined ? { resume: o.resume } : {}),
+    ...(o.continue === true ? { continueLatest: true } : {}),
+  };
+}
 
 /** The flags `exec` and `run` share: the workspace, the program deadline and the sandbox policy. */
 interface PolicyFlags {
@@ -93,14 +135,16 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
       .argument('<file>', 'file holding the program body, or - for standard input'),
   )
     .option('--max-parallel <n>', 'overlapping concurrency-safe sub-calls (default 10, 1 = serial)', positiveInteger('--max-parallel'))
+    .addOption(new Option('--lang <lang>', 'the program language (default: py for a .py file, else ts)').choices(['ts', 'py']))
     .option('--json', 'print one JSON object on stdout and nothing else there')
-    .action(async (file: string, o: PolicyFlags & { maxParallel?: number }) => {
+    .action(async (file: string, o: PolicyFlags & { maxParallel?: number; lang?: 'ts' | 'py' }) => {
       const { runExecCommand } = await import('./commands.js');
       print(
         await runExecCommand({
           file,
           ...policyFromFlags(o),
           ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
+          ...(o.lang !== undefined ? { lang: o.lang } : {}),
           stdin: readStdin,
           // Each log line reaches stderr as the program writes it; stdout keeps the value alone.
           writeLog: (line) => void process.stderr.write(`${line}\n`),
@@ -108,13 +152,13 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
       );
     });
 
-  addPolicyOptions(program.command('run').description('run the agent on a task against a model provider').argument('<task>', 'what the agent should do'))
-    .option('--model <provider:id>', 'e.g. deepseek:deepseek-chat, openai:gpt-4.1, anthropic:claude-sonnet-4-5')
-    .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
-    .option('--max-steps <n>', 'stop after this many model requests', positiveInteger('--max-steps'))
-    .option('--session-dir <dir>', 'where the JSONL session log goes (default ~/.ptc/sessions, env PTC_HOME)')
+  addAgentOptions(
+    addPolicyOptions(program.command('run').description('run the agent on a task against a model provider').argument('<task>', 'what the agent should do')),
+    'never',
+    true,
+  )
     .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage}')
-    .action(async (task: string, o: PolicyFlags & { model?: string; baseUrl?: string; maxSteps?: number; sessionDir?: string }) => {
+    .action(async (task: string, o: PolicyFlags & AgentFlags) => {
       const { runRunCommand } = await import('./agent-commands.js');
       const controller = new AbortController();
       const onSignal = () => controller.abort();
@@ -125,10 +169,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
           await runRunCommand({
             task,
             ...policyFromFlags(o),
-            ...(o.model !== undefined ? { model: o.model } : {}),
-            ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
-            ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
-            ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
+            ...agentFromFlags(o),
             env: process.env,
             signal: controller.signal,
             writeText: (text) => void process.stdout.write(text),
@@ -140,6 +181,58 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
         process.off('SIGTERM', onSignal);
       }
     });
+
+  addAgentOptions(addPolicyOptions(program.command('chat').description('a conversation with the agent on this terminal (also `ptc` alone on a terminal)')), 'writes', true).action(
+    async (o: PolicyFlags & AgentFlags) => {
+      const { runChat } = await import('./chat.js');
+      const { json: _json, ...policy } = policyFromFlags(o);
+      const code = await runChat({
+        ...policy,
+        ...agentFromFlags(o),
+        env: process.env,
+        input: process.stdin,
+        output: process.stdout,
+        errorOutput: process.stderr,
+      });
+      print({ stdout: '', exitCode: code === 130 ? 130 : code === 0 ? 0 : 1 });
+    },
+  );
+
+  addAgentOptions(addPolicyOptions(program.command('acp').description('the agent for editors: Agent Client Protocol on stdin/stdout (Zed and others)')), 'writes', false).action(
+    async (o: PolicyFlags & AgentFlags) => {
+      // stdout is the protocol: serveAcpStdio keeps everyone else off it.
+      const [{ harnessOptionsOf }, { serveAcpStdio }, { resolveSessionDir }] = await Promise.all([
+        import('./commands.js'),
+        import('../acp/serve-stdio.js'),
+        import('../session/index.js'),
+      ]);
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const { json: _json, cwd: _cwd, ...policy } = policyFromFlags(o);
+        const { cwd: _harnessCwd, ...harness } = harnessOptionsOf(policy);
+        await serveAcpStdio({
+          harness,
+          ...(o.model !== undefined ? { model: o.model } : {}),
+          ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+          ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+          env: process.env,
+          approve: o.approve,
+          sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: process.env }),
+          version: packageVersion(),
+          signal: controller.signal,
+        });
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    },
+  );
+
+  program.addCommand(buildUiCommand());
+  program.addCommand(evalCommand(print));
 
   const sessions = program.command('sessions').description('read session logs');
   sessions
@@ -170,10 +263,10 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(pluginOption())
     .addOption(mcpConfigOption())
     .addOption(cwdOption())
-    .addOption(new Option('--lang <lang>', 'SDK language').choices(['ts']).default('ts'))
-    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string }) => {
+    .addOption(new Option('--lang <lang>', "SDK language (default: the preset runtime's)").choices(['ts', 'py']))
+    .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; lang?: 'ts' | 'py' }) => {
       const { runSdkCommand } = await import('./commands.js');
-      print(await runSdkCommand(workspaceFlags(o)));
+      print(await runSdkCommand({ ...workspaceFlags(o), ...(o.lang !== undefined ? { lang: o.lang } : {}) }));
     });
 
   program
@@ -262,7 +355,9 @@ async function main(argv: readonly string[]): Promise<number> {
     exitCode = out.exitCode;
   });
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    // `ptc` alone on a terminal is a conversation.
+    const args = argv.length === 0 && process.stdin.isTTY && process.stdout.isTTY ? ['chat'] : [...argv];
+    await program.parseAsync(args, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -40,7 +40,13 @@ describe.skipIf(!hasTmux)('ptc chat in a terminal', () => {
 
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', 'chat').stdout;
-  const waitFor = (what: string, pattern: RegExp) => waitUntil(`${what} on the terminal`, () => pattern.test(screen()), 30_000);
+  const waitFor = async (what: string, pattern: RegExp) => {
+    try {
+      await waitUntil(`${what} on the terminal`, () => pattern.test(screen()), 30_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the screen:\n${screen()}`);
+    }
+  };
 
   it('holds a two-turn conversation with an approval, stops a step on Ctrl-C and exits 130 on the second', async () => {
     const program = "const a = await tools.read({ path: 'a.txt' });\nawait tools.write({ path: 'b.txt', content: 'beta' });\nreturn a.content.trim();";
@@ -90,5 +96,5 @@ describe.skipIf(!hasTmux)('ptc chat in a terminal', () => {
     expect(events.filter((e) => e.type === 'tool/approval').map((e) => (e as { stage: string }).stage)).toEqual(['request', 'answer']);
     const third = server.requests[2]!.json as { messages: { role: string }[] };
     expect(third.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
-  });
+  }, 180_000);
 });
