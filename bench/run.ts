@@ -31,6 +31,7 @@ import {
   type WorkloadPlan,
 } from './peers.js';
 import { ptcRows } from './ptc.js';
+import { pythonRows } from './python.js';
 
 function numberFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -49,7 +50,7 @@ const LANE_CALLS = numberFromEnv('BENCH_LANE_CALLS', 20_000);
 const RATE_REPEATS = 3;
 const RSS_RUNS = numberFromEnv('BENCH_RSS_RUNS', 1_000);
 
-const ALL_PARTS = ['start', 'calls', 'peers', 'memory', 'ptc', 'grep', 'files', 'catalog', 'cli'] as const;
+const ALL_PARTS = ['start', 'calls', 'peers', 'memory', 'ptc', 'python', 'grep', 'files', 'catalog', 'cli'] as const;
 type Part = (typeof ALL_PARTS)[number];
 const PARTS: ReadonlySet<Part> = (() => {
   const raw = process.env['BENCH_PARTS'];
@@ -265,6 +266,9 @@ async function main(): Promise<void> {
   if (PARTS.has('cli')) {
     rows.push(...applyRowGoals(await cliStartRows()));
   }
+
+  // The Python runtime: ratios to python3 -c pass and node -e 0, measured in bench/python.ts's own turns.
+  if (PARTS.has('python')) rows.push(...applyRowGoals(await pythonRows()));
 
   if (PARTS.has('grep')) {
     rows.push(...applyRowGoals(await grepRegexRows(SAMPLES)));
