@@ -7,7 +7,7 @@ export * from './context/index.js';
 export * from './tools/index.js';
 // The zod that defineTool reads: a plugin importing both from here gets matching types.
 export { z } from 'zod';
-export { jsonSchemaToTs, renderTypeScriptSdk } from './codegen/index.js';
+export { jsonSchemaToTs, renderPythonSdk, renderTypeScriptSdk, SDK_RENDERERS, type SdkLanguage } from './codegen/index.js';
 export { createHarness, builtinToolsPlugin, type ExtraPluginRow, type Harness, type HarnessOptions } from './harness.js';
 export { DEFAULT_PRESET, loadPreset, type LoadedPreset, type PresetDefinition, type PresetRowState } from './presets/presets.js';
 export { readPresetFile, parsePresetText, type PresetFile, type PresetRow } from './presets/preset-file.js';
@@ -28,6 +28,19 @@ export { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from './ptc/dispatch-poo
 export { ptcPlugin, type PtcPluginConfig } from './ptc/plugin.js';
 export { renderSdkSection, renderPtcOnlySection, renderSdkInstructions, SDK_SECTION_ID, PTC_ONLY_SECTION_ID, type PromptExample } from './ptc/prompt-sections.js';
 export { createBashTool, type BashToolOptions } from './builtin-tools/bash.js';
+export { createPythonRuntime, type PythonRuntime, type PythonRuntimeOptions } from './ptc-runtime-python/index.js';
+export { presetForLanguage } from './presets/python-runtime-plugin.js';
+export {
+  installApprovals,
+  APPROVAL_POLICIES,
+  type ApprovalAnswer,
+  type ApprovalEvent,
+  type ApprovalOptions,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  type Approver,
+} from './approvals/approvals.js';
+export { createAcpAgent, type AcpAgentOptions } from './acp/acp-agent.js';
 export { runAgent, DEFAULT_MAX_STEPS, type AgentRunOptions, type AgentRunResult, type AgentProgress, type EventSink } from './agent/loop.js';
 export { createTaskTool, TASK_DESCRIPTION, type AgentService, type SubagentOutcome, type SubagentRequest, type TaskArgs } from './builtin-tools/task.js';
 export type { SubagentParent } from './agent/subagent.js';
