@@ -31,6 +31,7 @@ export { createBashTool, type BashToolOptions } from './builtin-tools/bash.js';
 export { createPythonRuntime, type PythonRuntime, type PythonRuntimeOptions } from './ptc-runtime-python/index.js';
 export { presetForLanguage } from './presets/python-runtime-plugin.js';
 export {
+  allowedToolsOf,
   installApprovals,
   APPROVAL_POLICIES,
   type ApprovalAnswer,

@@ -7,6 +7,7 @@
 
 import type { Context, Disposer } from '../context/context.js';
 import type { JsonValue } from '../json.js';
+import type { SessionEvent } from '../session/events.js';
 import type { BlockDecision, ToolCall } from '../tools/tool-runtime.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 
@@ -67,11 +68,22 @@ export interface ApprovalOptions {
   readonly approver?: Approver;
   /** How the user changes the policy, named in a policy deny (default `--approve never`). */
   readonly flagHint?: string;
+  /** Tools already allowed for the session (a later turn: `allowedToolsOf(history)`). */
+  readonly allowedTools?: readonly string[];
+}
+
+/** The tools a person allowed for the whole session in a log so far (`allow-tool` answers). */
+export function allowedToolsOf(events: readonly SessionEvent[]): string[] {
+  const tools = new Set<string>();
+  for (const event of events) {
+    if (event.type === 'tool/approval' && event.stage === 'answer' && event.decision === 'allow-tool') tools.add(event.tool);
+  }
+  return [...tools];
 }
 
 /** Installs approvals on `scope`; the returned disposer removes them. */
 export function installApprovals(scope: Context, options: ApprovalOptions): Disposer {
-  const allowedTools = new Set<string>();
+  const allowedTools = new Set<string>(options.allowedTools ?? []);
   const ask = new Set(options.ask ?? []);
   // Programs of run_code calls in flight, so a sub-call's request can show the program it came from.
   const programs = new Map<string, { program?: string; description?: string }>();

@@ -9,7 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 
 import { runAgent, type AgentRunResult } from '../agent/loop.js';
 import { progressLine } from '../agent/progress-text.js';
-import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
+import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
 import { createHarness } from '../harness.js';
 import { resolveModel } from '../llm/index.js';
@@ -84,6 +84,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     policy: options.approve,
     approver: (request, signal) => askInTerminal(rl, options.errorOutput, request, signal),
     flagHint: '--approve never',
+    ...(session?.history !== undefined ? { allowedTools: allowedToolsOf(session.history) } : {}),
   });
   const offTodo = harness.ctx.on('tools/result', (event) => {
     const plan = todoProgressText(event);

@@ -8,7 +8,7 @@
 import path from 'node:path';
 
 import { runAgent } from '../agent/loop.js';
-import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type Approver } from '../approvals/approvals.js';
+import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalPolicy, type Approver } from '../approvals/approvals.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { createHarness, type HarnessOptions } from '../harness.js';
 import { followLog, type FollowedLog } from './log-follower.js';
@@ -291,7 +291,13 @@ export class SessionHub {
           resolve(answer);
         });
       });
-    const removeApprovals = installApprovals(harness.ctx, { policy: this.settings.approve, approver, flagHint: '--approve never' });
+    // "Allow for the session" answers of earlier turns still hold (each turn installs approvals anew).
+    const removeApprovals = installApprovals(harness.ctx, {
+      policy: this.settings.approve,
+      approver,
+      flagHint: '--approve never',
+      allowedTools: allowedToolsOf(history ?? []),
+    });
 
     const run = async (): Promise<void> => {
       try {

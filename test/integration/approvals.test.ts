@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
-import { installApprovals, type ApprovalAnswer, type ApprovalOptions, type ApprovalRequest } from '../../src/approvals/approvals.js';
+import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalOptions, type ApprovalRequest } from '../../src/approvals/approvals.js';
 import { createHarness, type Harness } from '../../src/harness.js';
 import { resolveModel } from '../../src/llm/index.js';
 import { createSessionWriter, readSession, type SessionEvent } from '../../src/session/index.js';
@@ -198,5 +198,26 @@ describe('approvals', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(fs.existsSync(path.join(workspace, 'never.txt'))).toBe(false);
     expect(approvalsOf(events).at(-1)).toMatchObject({ stage: 'answer', decision: 'deny', by: 'policy', reason: 'the call was aborted while it waited for approval' });
+  });
+
+  it('an allow-tool answer of an earlier turn still holds in a later one (allowedToolsOf the log)', async () => {
+    const first = person([{ decision: 'allow-tool' }]);
+    const { events } = await run('standard', [reply.toolCalls([{ id: 'w1', name: 'write', args: { path: 'one.txt', content: '1' } }]), reply.text('Ok.')], {
+      policy: 'writes',
+      approver: first.approver,
+    });
+    expect(allowedToolsOf(events)).toEqual(['write']);
+    await harness?.dispose();
+    harness = undefined;
+    await server?.close();
+    const later = person([]);
+    const { events: laterEvents } = await run('standard', [reply.toolCalls([{ id: 'w2', name: 'write', args: { path: 'two.txt', content: '2' } }]), reply.text('Ok.')], {
+      policy: 'writes',
+      approver: later.approver,
+      allowedTools: allowedToolsOf(events),
+    });
+    expect(later.asked).toEqual([]);
+    expect(fs.readFileSync(path.join(workspace, 'two.txt'), 'utf8')).toBe('2');
+    expect(approvalsOf(laterEvents)).toMatchObject([{ stage: 'answer', id: 'w2', decision: 'allow', by: 'session' }]);
   });
 });
