@@ -341,6 +341,41 @@ describe('ptc run and ptc sessions against a scripted model server', () => {
     }
   });
 
+  it('--continue and --resume add turns to the same session; each request is the log rebuilt', async () => {
+    const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
+    const server = await startScriptedOpenAIServer([reply.text('First.'), reply.text('Second.'), reply.text('Third.')]);
+    try {
+      const args = ['--base-url', server.baseUrl, '--model', 'scripted', '--session-dir', sessions];
+      expect((await ptcAsync(['run', 'One.', ...args])).code).toBe(0);
+      const second = await ptcAsync(['run', '--continue', 'Two.', ...args]);
+      expect(second.code).toBe(0);
+      expect(second.stdout).toBe('Second.\n');
+      const files = fs.readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
+      expect(files).toHaveLength(1);
+      const id = files[0]!.replace(/\.jsonl$/, '');
+      const third = await ptcAsync(['run', '--resume', id.slice(0, 10), 'Three.', ...args]);
+      expect(third.code).toBe(0);
+      expect(fs.readdirSync(sessions).filter((f) => f.endsWith('.jsonl'))).toEqual(files);
+
+      // What the server received at step 3 is what `sessions show --request 3` rebuilds from the log.
+      const sent = server.requests[2]!.json as { messages: { role: string; content: unknown }[] };
+      expect(sent.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+      expect(sent.messages.slice(1).map((m) => m.content)).toEqual(['One.', 'First.', 'Two.', 'Second.', 'Three.']);
+      const rebuilt = await ptcAsync(['sessions', 'show', id, '--request', '3', '--session-dir', sessions]);
+      const request = JSON.parse(rebuilt.stdout) as { system: string; messages: { role: string; content: unknown }[] };
+      expect(request.system).toBe(sent.messages[0]!.content);
+      expect(request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+      expect(JSON.stringify(request.messages)).toContain('Second.');
+
+      const both = await ptcAsync(['run', '--resume', id, '--continue', 'Four.', ...args]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/either --resume <id> or --continue/);
+      expectNoStack(both.stderr);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('ptc run with the README\'s own-tools preset: the plugin\'s zod tool from a program, and natively with --plugin', async () => {
     const sessions = fs.mkdtempSync(path.join(workspace, 'sessions-'));
     const ownTools = path.join(root, 'examples', 'own-tools');
