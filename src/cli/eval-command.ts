@@ -2,26 +2,14 @@
 // only when the command runs. docs/eval.md.
 
 import path from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { list, positiveInteger } from './flags.js';
 import { ConfigError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
 
 const SUITES = ['m3tooleval'] as const;
 const PRESETS = ['ptc', 'standard'] as const;
 type Presentation = (typeof PRESETS)[number];
-
-function positiveInteger(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} takes a positive integer, got "${value}".`);
-    return n;
-  };
-}
-
-/** Comma-separated and repeatable: `--presets ptc,standard`, `--tasks 'web_*' --tasks 'trade_*'`. */
-function list(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
-}
 
 export interface EvalFlags {
   replay?: boolean;

@@ -10,27 +10,15 @@
 // are erased and cost nothing.
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
-import type { SandboxMode } from '../ptc-runtime/types.js';
 import type { CommandOutput } from './commands.js';
 import { evalCommand } from './eval-command.js';
+import { collect, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
 import { buildUiCommand } from './ui-command.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-function positiveInteger(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} takes a positive integer, got "${value}".`);
-    return n;
-  };
-}
 
 const presetOption = () =>
   new Option('--preset <name|path>', 'a preset name (ptc presets list) or a path to a preset file').default('ptc');
@@ -40,17 +28,6 @@ const mcpConfigOption = () =>
 const cwdOption = () => new Option('--cwd <dir>', 'workspace (default: current directory)');
 const approveOption = (fallback: 'never' | 'writes') =>
   new Option('--approve <policy>', 'which calls need a yes first: never | writes | all (docs/approvals.md)').choices(['never', 'writes', 'all']).default(fallback);
-
-/** The agent's flags of `run`, `chat` and `acp`: model, step bound, session directory, approvals. */
-interface AgentFlags {
-  model?: string;
-  baseUrl?: string;
-  maxSteps?: number;
-  sessionDir?: string;
-  approve: 'never' | 'writes' | 'all';
-  resume?: string;
-  continue?: boolean;
-}
 
 function addAgentOptions(command: Command, approveDefault: 'never' | 'writes', continuable: boolean): Command {
   command
@@ -77,20 +54,6 @@ function agentFromFlags(o: AgentFlags) {
     ...(o.resume !== undefined ? { resume: o.resume } : {}),
     ...(o.continue === true ? { continueLatest: true } : {}),
   };
-}
-
-/** The flags `exec` and `run` share: the workspace, the program deadline and the sandbox policy. */
-interface PolicyFlags {
-  preset: string;
-  plugin?: string[];
-  mcpConfig?: string[];
-  cwd?: string;
-  timeout?: number;
-  sandbox: SandboxMode;
-  allowRead?: string[];
-  allowWrite?: string[];
-  allowNet?: boolean;
-  json?: boolean;
 }
 
 function addPolicyOptions(command: Command): Command {

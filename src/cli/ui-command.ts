@@ -2,9 +2,8 @@
 // model and policy flags plus `--port` and `--approve`; it imports only commander and types, so
 // registering it costs `ptc --help` nothing, and the server is loaded when the command runs.
 
-import { Command, InvalidArgumentError, Option } from 'commander';
-import type { ApprovalPolicy } from '../approvals/approvals.js';
-import type { SandboxMode } from '../ptc-runtime/types.js';
+import { Command, Option } from 'commander';
+import { collect, integer, type AgentFlags, type PolicyFlags } from './flags.js';
 
 export interface UiCommandIo {
   /** Where the URL is printed (stdout). */
@@ -15,35 +14,7 @@ export interface UiCommandIo {
   readonly signal?: AbortSignal;
 }
 
-interface UiFlags {
-  preset: string;
-  plugin?: string[];
-  mcpConfig?: string[];
-  cwd?: string;
-  timeout?: number;
-  sandbox: SandboxMode;
-  allowRead?: string[];
-  allowWrite?: string[];
-  allowNet?: boolean;
-  model?: string;
-  baseUrl?: string;
-  maxSteps?: number;
-  sessionDir?: string;
-  approve: ApprovalPolicy;
-  port: number;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-function integer(flag: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${flag} takes an integer from ${min} to ${max}, got "${value}".`);
-    return n;
-  };
-}
+type UiFlags = PolicyFlags & Omit<AgentFlags, 'resume' | 'continue'> & { port: number };
 
 /** The `ui` command; the lead's `ptc` program adds it with `program.addCommand(buildUiCommand())`. */
 export function buildUiCommand(io: UiCommandIo = processIo()): Command {

@@ -1,0 +1,53 @@
+// Flag parsers and the parsed shapes that several commands share (main.ts, ui-command.ts,
+// eval-command.ts). Imports only commander, so `ptc --help` stays cheap (README, "CLI").
+
+import { InvalidArgumentError } from 'commander';
+import type { ApprovalPolicy } from '../approvals/approvals.js';
+import type { SandboxMode } from '../ptc-runtime/types.js';
+
+/** A repeatable flag: each use appends. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Comma-separated and repeatable: `--presets ptc,standard`, `--tasks 'web_*' --tasks 'trade_*'`. */
+export function list(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
+}
+
+export function positiveInteger(flag: string) {
+  return integer(flag, 1, Number.MAX_SAFE_INTEGER, `${flag} takes a positive integer`);
+}
+
+export function integer(flag: string, min: number, max: number, what = `${flag} takes an integer from ${min} to ${max}`) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${what}, got "${value}".`);
+    return n;
+  };
+}
+
+/** The workspace, deadline and sandbox flags of exec, run, chat, acp, mcp serve and ui. */
+export interface PolicyFlags {
+  preset: string;
+  plugin?: string[];
+  mcpConfig?: string[];
+  cwd?: string;
+  timeout?: number;
+  sandbox: SandboxMode;
+  allowRead?: string[];
+  allowWrite?: string[];
+  allowNet?: boolean;
+  json?: boolean;
+}
+
+/** The agent's flags of run, chat, acp and ui: model, step bound, session directory, approvals. */
+export interface AgentFlags {
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  sessionDir?: string;
+  approve: ApprovalPolicy;
+  resume?: string;
+  continue?: boolean;
+}
