@@ -61,7 +61,14 @@ export async function runChat(options: ChatOptions): Promise<number> {
     const continued = continueSession(dir, options.resume ?? latestSessionIn(dir, cwd));
     session = { writer: continued.writer, history: continued.events };
   }
-  const harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
+  let harness: Awaited<ReturnType<typeof createHarness>>;
+  try {
+    harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
+  } catch (error) {
+    // Releases the continued session's turn lock.
+    session?.writer.close();
+    throw error;
+  }
   const err = (text: string) => void options.errorOutput.write(text);
   const rl = createInterface({ input: options.input, output: options.errorOutput, terminal: isTty(options.input) && isTty(options.errorOutput) });
 

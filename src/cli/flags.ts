@@ -51,3 +51,19 @@ export interface AgentFlags {
   resume?: string;
   continue?: boolean;
 }
+
+/** PolicyFlags as the harness options of the CLI commands (`harnessOptionsOf` in commands.ts). */
+export function policyFromFlags(o: PolicyFlags) {
+  return {
+    preset: o.preset,
+    plugins: o.plugin ?? [],
+    mcpConfigs: o.mcpConfig ?? [],
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+    sandbox: o.sandbox,
+    allowRead: o.allowRead ?? [],
+    allowWrite: o.allowWrite ?? [],
+    allowNet: o.allowNet === true,
+    json: o.json === true,
+  };
+}

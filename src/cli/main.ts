@@ -14,7 +14,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
 import { evalCommand } from './eval-command.js';
-import { collect, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
+import { collect, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
 import { buildUiCommand } from './ui-command.js';
 
 const EXIT_FAILED = 1;
@@ -69,20 +69,6 @@ function addPolicyOptions(command: Command): Command {
     .option('--allow-net', 'allow network from programs and tools');
 }
 
-function policyFromFlags(o: PolicyFlags) {
-  return {
-    preset: o.preset,
-    plugins: o.plugin ?? [],
-    mcpConfigs: o.mcpConfig ?? [],
-    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
-    ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
-    sandbox: o.sandbox,
-    allowRead: o.allowRead ?? [],
-    allowWrite: o.allowWrite ?? [],
-    allowNet: o.allowNet === true,
-    json: o.json === true,
-  };
-}
 
 function buildProgram(print: (out: CommandOutput) => void): Command {
   const program = new Command('ptc')

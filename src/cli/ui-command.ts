@@ -3,7 +3,7 @@
 // registering it costs `ptc --help` nothing, and the server is loaded when the command runs.
 
 import { Command, Option } from 'commander';
-import { collect, integer, type AgentFlags, type PolicyFlags } from './flags.js';
+import { collect, integer, policyFromFlags, type AgentFlags, type PolicyFlags } from './flags.js';
 
 export interface UiCommandIo {
   /** Where the URL is printed (stdout). */
@@ -46,17 +46,8 @@ async function runUi(o: UiFlags, io: UiCommandIo): Promise<void> {
     import('../session/index.js'),
     import('../ui/server.js'),
   ]);
-  const harness = harnessOptionsOf({
-    preset: o.preset,
-    plugins: o.plugin ?? [],
-    mcpConfigs: o.mcpConfig ?? [],
-    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
-    ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
-    sandbox: o.sandbox,
-    allowRead: o.allowRead ?? [],
-    allowWrite: o.allowWrite ?? [],
-    allowNet: o.allowNet === true,
-  });
+  const { json: _json, ...policy } = policyFromFlags(o);
+  const harness = harnessOptionsOf(policy);
   const { preset: _preset, ...perTurn } = harness;
   const server = await startUiServer({
     harness: { ...perTurn, cwd: harness.cwd ?? process.cwd() },
