@@ -187,6 +187,11 @@ describe.each(['auto', 'off'] as const)('settling, sandbox %s', (sandbox) => {
   }, 60_000);
 
   it('under bwrap, runs settle on the fast path (the namespace read from /proc), not the full wait; traced runs settle too', async () => {
+    if (sandbox === 'auto' && backend !== 'bwrap') {
+      // Without bwrap 'auto' is the node-permission backend, which denies the Worker and the child.
+      expect(bwrapRequired, `sandbox 'auto' chose ${backend}`).toBe(false);
+      return;
+    }
     const traces: PhaseTrace[] = [];
     const traced = createNodeRuntime({ sandbox, pool: { size: 2 }, onPhases: (trace) => traces.push(trace) });
     try {
