@@ -139,12 +139,11 @@ describe('ptc acp', () => {
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
       const prompt = ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Wait.' }] });
       await waitUntil('the run_code tool call', () => ed.updates.some((u) => u.sessionUpdate === 'tool_call'));
-      const started = Date.now();
       await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      // Only an abort ends the 60 s program as a cancelled turn.
       const { stopReason } = await prompt;
-      return { stopReason, ms: Date.now() - started };
+      return { stopReason };
     });
     expect(stop.stopReason).toBe('cancelled');
-    expect(stop.ms).toBeLessThan(30_000);
   });
 });

@@ -186,7 +186,6 @@ describe('approvals', () => {
       setTimeout(() => controller.abort(), 200);
       return new Promise<ApprovalAnswer>(() => {});
     };
-    const started = Date.now();
     const { result, events } = await run(
       'standard',
       [reply.toolCalls([{ id: 'w1', name: 'write', args: { path: 'never.txt', content: 'n' } }]), reply.text('unreached')],
@@ -195,7 +194,6 @@ describe('approvals', () => {
     );
     expect(asked).toHaveLength(1);
     expect(result.reason).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(fs.existsSync(path.join(workspace, 'never.txt'))).toBe(false);
     expect(approvalsOf(events).at(-1)).toMatchObject({ stage: 'answer', decision: 'deny', by: 'policy', reason: 'the call was aborted while it waited for approval' });
   });
