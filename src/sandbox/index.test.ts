@@ -82,9 +82,15 @@ describe('mode auto', () => {
     expect(plan.passFds).toHaveLength(1);
     expect(plan.args).toContain('--clearenv');
     plan.release();
-    const open = await planLaunch(request({}, { network: true }));
-    expect(open.passFds).toEqual([]);
-    expect(open.args).not.toContain('--seccomp');
+    expect(plan.asyncIoDenied).toBe(true);
+    // With the network and processes allowed, the filter still denies asynchronous I/O.
+    const open = await planLaunch(request({}, { network: true, processes: true }));
+    expect(open.passFds).toHaveLength(1);
+    expect(decodeFilter(readFileSync(open.passFds[0]!))).toEqual(
+      buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: false, denyAsyncIo: true }),
+    );
+    expect(open.asyncIoDenied).toBe(true);
+    open.release();
   });
 
   it.skipIf(skipWithoutBwrap)('hands bwrap a fresh seccomp fd at firstFreeFd when processes are denied, closed by release()', async () => {
@@ -95,7 +101,7 @@ describe('mode auto', () => {
     const at = first.args.indexOf('--seccomp');
     expect(first.args.slice(at, at + 2)).toEqual(['--seccomp', '5']);
     const fd = first.passFds[0]!;
-    expect(decodeFilter(readFileSync(fd))).toEqual(buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: false }));
+    expect(decodeFilter(readFileSync(fd))).toEqual(buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: false, denyAsyncIo: true }));
     first.release();
     expect(() => fstatSync(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
     expect(() => first.release()).not.toThrow();
@@ -106,7 +112,7 @@ describe('mode auto', () => {
     const truthful = await planLaunch(request({ truthfulExit: true }, { network: true }));
     expect(truthful.signalExitCodes).toBe(true);
     expect(decodeFilter(readFileSync(truthful.passFds[0]!))).toEqual(
-      buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: true }),
+      buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: true, denyAsyncIo: true }),
     );
     truthful.release();
     const plain = await planLaunch(request({}, { network: true }));

@@ -68,6 +68,7 @@ function planNone(request: LaunchRequest): LaunchPlan {
     cwd: request.policy.cwd,
     passFds: [],
     signalExitCodes: false,
+    asyncIoDenied: false,
     release: () => undefined,
   };
 }
@@ -82,6 +83,8 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
     // The network namespace hides every host port but not a socket file in a bound path.
     denyUnixSockets: !policy.network,
     killSignalExitCodes: request.truthfulExit === true,
+    // Always: settlement's fast path needs every write to end inside its own system call.
+    denyAsyncIo: true,
   };
   const filter = !hasSeccompRules(rules) || !seccompAvailable ? undefined : buildSandboxFilter(rules);
   const filterFd = filter === undefined ? undefined : openFilterFd(encodeFilter(filter));
@@ -112,6 +115,7 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
       // bwrap reports a child killed by signal N as exit code 128 + N; with the exit rule no process
       // in the sandbox can exit with such a code itself (docs/sandbox.md, "Memory").
       signalExitCodes: filter !== undefined && rules.killSignalExitCodes,
+      asyncIoDenied: filter !== undefined && rules.denyAsyncIo,
       release,
     };
   } catch (error) {
@@ -137,6 +141,7 @@ function planNodePermission(request: LaunchRequest): LaunchPlan {
     cwd: paths.cwd,
     passFds: [],
     signalExitCodes: false,
+    asyncIoDenied: false,
     release: () => undefined,
   };
 }

@@ -51,7 +51,7 @@ async function runProbe(): Promise<SandboxProbe> {
     return { seccomp: false, detail: 'bwrap was not found on PATH or in /usr/bin' };
   }
   // Every rule at once: the strictest filter a launch can get must still let Node start and exit.
-  const filter = buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: true });
+  const filter = buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: true, denyAsyncIo: true });
   const encoded = filter === undefined ? undefined : encodeFilter(filter);
   const key = probeCacheKey(bwrapPath, realExecPath(), encoded);
   const cached = key === undefined ? undefined : readCachedProbe(key);

@@ -135,7 +135,7 @@ describe('the no-spawn seccomp filter', () => {
 
 const AF_INET = 2;
 const AF_NETLINK = 16;
-const all = buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: true }, 'x64')!;
+const all = buildSandboxFilter({ denySpawn: true, denyUnixSockets: true, killSignalExitCodes: true, denyAsyncIo: true }, 'x64')!;
 const judge = (rules: BpfInstruction[], nr: number, arg0 = 0n): number =>
   runFilter(decodeFilter(encodeFilter(rules)), { nr, arch: AUDIT_ARCH_X86_64, arg0 });
 
@@ -155,12 +155,21 @@ describe('the unix-socket and exit-status rules', () => {
     }
   });
 
+  it('answers kernel AIO and io_uring with ENOSYS, and only under that rule', () => {
+    // io_setup, io_submit, io_uring_setup, io_uring_enter, io_uring_register.
+    for (const nr of [206, 209, 425, 426, 427]) expect(judge(all, nr)).toBe((SECCOMP_RET_ERRNO | ENOSYS) >>> 0);
+    // io_getevents (208), io_destroy (207) and plain write (1) and pwrite64 (18) stay.
+    for (const nr of [1, 18, 207, 208]) expect(judge(all, nr)).toBe(SECCOMP_RET_ALLOW);
+    const noAsync = buildSandboxFilter({ denySpawn: true, denyUnixSockets: false, killSignalExitCodes: false, denyAsyncIo: false }, 'x64')!;
+    expect(judge(noAsync, 425)).toBe(SECCOMP_RET_ALLOW);
+  });
+
   it('keeps the rules independent: each filter carries only what was asked', () => {
-    const sockets = buildSandboxFilter({ denySpawn: false, denyUnixSockets: true, killSignalExitCodes: false }, 'x64')!;
+    const sockets = buildSandboxFilter({ denySpawn: false, denyUnixSockets: true, killSignalExitCodes: false, denyAsyncIo: false }, 'x64')!;
     expect(judge(sockets, 41, BigInt(AF_UNIX))).toBe((SECCOMP_RET_ERRNO | EACCES) >>> 0);
     expect(judge(sockets, 57)).toBe(SECCOMP_RET_ALLOW);
     expect(judge(sockets, 231, 134n)).toBe(SECCOMP_RET_ALLOW);
-    const exits = buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: true }, 'x64')!;
+    const exits = buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: true, denyAsyncIo: false }, 'x64')!;
     expect(judge(exits, 231, 134n)).toBe(SECCOMP_RET_KILL_PROCESS);
     expect(judge(exits, 41, BigInt(AF_UNIX))).toBe(SECCOMP_RET_ALLOW);
     expect(judge(exits, 56, 17n)).toBe(SECCOMP_RET_ALLOW);

@@ -1,12 +1,15 @@
 // The seccomp filter handed to bwrap (`--seccomp FD`): a classic-BPF program assembled here, so no
-// compiler or libseccomp is needed at run time. Three independent rules (docs/sandbox.md):
+// compiler or libseccomp is needed at run time. Four independent rules (docs/sandbox.md):
 // - no spawn: deny every way to create a process (fork, vfork, clone without CLONE_THREAD, clone3)
 //   and keep threads, which Node needs for its worker pool and for `new Worker`;
 // - no unix sockets: `socket(AF_UNIX, ...)` fails with EACCES, so a host service listening on a
 //   socket file inside a bound path is unreachable while the network is denied (socketpair stays:
 //   Node needs it for child stdio);
 // - truthful exit codes: a process calling exit/exit_group with a status whose low byte is 129 or
-//   more is killed (SIGSYS), so bwrap's "128 + N" exit code can only mean a real signal N.
+//   more is killed (SIGSYS), so bwrap's "128 + N" exit code can only mean a real signal N;
+// - no asynchronous I/O: io_setup, io_submit and io_uring_setup/enter/register fail with ENOSYS (libuv
+//   and libc fall back to plain syscalls), so every write a process makes ends inside a system call
+//   of one of its own threads; settlement relies on that (docs/runtime-lifecycle.md, "Settling").
 
 /** One classic-BPF instruction (`struct sock_filter`). */
 export interface BpfInstruction {
@@ -38,7 +41,20 @@ export const SECCOMP_DATA_ARG0_LOW_OFFSET = 16;
 export const AUDIT_ARCH_X86_64 = 0xc000003e;
 /** Syscall numbers at or above this bit are the x32 ABI on an x86_64 kernel: a second door to every syscall. */
 export const X32_SYSCALL_BIT = 0x40000000;
-export const X86_64_SYSCALLS = { socket: 41, clone: 56, fork: 57, vfork: 58, exit: 60, exit_group: 231, clone3: 435 } as const;
+export const X86_64_SYSCALLS = {
+  socket: 41,
+  clone: 56,
+  fork: 57,
+  vfork: 58,
+  exit: 60,
+  io_setup: 206,
+  io_submit: 209,
+  exit_group: 231,
+  io_uring_setup: 425,
+  io_uring_enter: 426,
+  io_uring_register: 427,
+  clone3: 435,
+} as const;
 export const CLONE_THREAD = 0x00010000;
 export const AF_UNIX = 1;
 /** The lowest exit status that bwrap also reports for a child killed by a signal (128 + SIGHUP). */
@@ -63,11 +79,13 @@ export interface SeccompRules {
   readonly denyUnixSockets: boolean;
   /** Kill a process that exits with a status in bwrap's signal range (low byte >= 129). */
   readonly killSignalExitCodes: boolean;
+  /** Deny kernel AIO and io_uring (ENOSYS): no write can outlive the system call that made it. */
+  readonly denyAsyncIo: boolean;
 }
 
 /** True when at least one rule is on. */
 export function hasSeccompRules(rules: SeccompRules): boolean {
-  return rules.denySpawn || rules.denyUnixSockets || rules.killSignalExitCodes;
+  return rules.denySpawn || rules.denyUnixSockets || rules.killSignalExitCodes || rules.denyAsyncIo;
 }
 
 /**
@@ -97,6 +115,11 @@ export function buildSandboxFilter(rules: SeccompRules, arch: string = process.a
       { op: 'load', offset: SECCOMP_DATA_ARG0_LOW_OFFSET, label: 'socket' },
       { op: 'jump', code: BPF_JEQ_K, k: AF_UNIX, ifTrue: 'eacces', ifFalse: 'allow' },
     );
+  }
+  if (rules.denyAsyncIo) {
+    for (const call of [nr.io_setup, nr.io_submit, nr.io_uring_setup, nr.io_uring_enter, nr.io_uring_register]) {
+      dispatch.push({ op: 'jump', code: BPF_JEQ_K, k: call, ifTrue: 'enosys', ifFalse: null });
+    }
   }
   if (rules.killSignalExitCodes) {
     dispatch.push(
@@ -129,7 +152,7 @@ export function buildSandboxFilter(rules: SeccompRules, arch: string = process.a
 
 /** The filter that only denies spawning (the rules before unix sockets and exit codes were added). */
 export function buildNoSpawnFilter(arch: string = process.arch): BpfInstruction[] | undefined {
-  return buildSandboxFilter({ denySpawn: true, denyUnixSockets: false, killSignalExitCodes: false }, arch);
+  return buildSandboxFilter({ denySpawn: true, denyUnixSockets: false, killSignalExitCodes: false, denyAsyncIo: false }, arch);
 }
 
 /** Encodes a program as the kernel reads it (`struct sock_filter[]`, little-endian). */

@@ -10,6 +10,7 @@ import { MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS
 
 /** How often settled() re-reads /proc while the killed tree dies (a timer tick; no busy wait). */
 const SETTLE_POLL_MS = 1;
+import { NamespaceProc } from './namespace-proc.js';
 import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime } from './proc-tree.js';
 import { sweepStaleRunState } from './stale.js';
 import { TaskGroup } from './task-limit.js';
@@ -87,6 +88,10 @@ class Confined implements ConfinedProcess {
   readonly #bwrap: boolean;
   /** The pid namespace's init (host pid and start time), once recordChain() found it. */
   #nsInit: { readonly pid: number; readonly started: number } | undefined;
+  /** True when the plan denies asynchronous I/O, which the quiescence check relies on. */
+  readonly #asyncIoDenied: boolean;
+  /** The namespace's own /proc, opened with the chain (before any program code ran). */
+  #nsProc: NamespaceProc | undefined;
   #vanished: Promise<void> | undefined;
   #exited = false;
   readonly #exit: Promise<void>;
@@ -95,6 +100,7 @@ class Confined implements ConfinedProcess {
   constructor(child: ChildProcess, plan: LaunchPlan, options: SpawnConfinedOptions) {
     this.child = child;
     this.#bwrap = plan.backend === 'bwrap';
+    this.#asyncIoDenied = plan.asyncIoDenied;
     this.#exit = new Promise<void>((resolve) => {
       const done = (): void => {
         this.#exited = true;
@@ -144,7 +150,10 @@ class Confined implements ConfinedProcess {
     const init = chain[1];
     if (this.#bwrap && this.#nsInit === undefined && init !== undefined && namespacePid(init) === 1) {
       const started = this.#known.get(init);
-      if (started !== undefined) this.#nsInit = { pid: init, started };
+      if (started !== undefined) {
+        this.#nsInit = { pid: init, started };
+        if (this.#asyncIoDenied) this.#nsProc = NamespaceProc.open(init, started);
+      }
     }
     return chain;
   }
@@ -171,6 +180,7 @@ class Confined implements ConfinedProcess {
 
   async waitGone(): Promise<void> {
     await this.#vanish();
+    this.#nsProc?.close();
     this.#group?.remove();
   }
 
@@ -185,16 +195,22 @@ class Confined implements ConfinedProcess {
       waited = true;
     });
     const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
-    // The namespace's init is killed with the rest; once it is dead, the kernel has already reaped
-    // every other process of the namespace (docs/runtime-lifecycle.md, "Settling").
-    while (!isDead(init.pid, init.started)) {
-      if (waited || Date.now() >= deadline) {
-        await vanished;
-        return 'wait';
+    try {
+      // Either the namespace's init is dead, which the kernel allows only once every other process of
+      // the namespace has been reaped, or every task of the namespace is already inside do_exit()
+      // (docs/runtime-lifecycle.md, "Settling"); the second comes much sooner, since init waits for
+      // every address space of the namespace to be torn down.
+      while (!isDead(init.pid, init.started) && this.#nsProc?.quiescent() !== true) {
+        if (waited || Date.now() >= deadline) {
+          await vanished;
+          return 'wait';
+        }
+        await Promise.race([vanished, new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))]);
       }
-      await Promise.race([vanished, new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))]);
+      return 'fast';
+    } finally {
+      this.#nsProc?.close();
     }
-    return 'fast';
   }
 
   /** The exit event, then every remembered process gone (bounded); memoized. */

@@ -57,6 +57,12 @@ export interface LaunchPlan {
    * command was killed by signal N (bwrap with the exit-status rule of the seccomp filter).
    */
   readonly signalExitCodes: boolean;
+  /**
+   * True when no process of the launch can start asynchronous I/O (bwrap with the seccomp filter's
+   * async-I/O rule), so a write ends inside the system call that made it (docs/runtime-lifecycle.md,
+   * "Settling").
+   */
+  readonly asyncIoDenied: boolean;
   /** Closes what the plan opened (call right after spawn, and again harmlessly on failure). */
   release(): void;
 }

@@ -216,3 +216,28 @@ describe.each(['auto', 'off'] as const)('settling, sandbox %s', (sandbox) => {
     }
   });
 });
+
+// The fast path trusts that every write ends inside a system call of a task it can see; kernel AIO and
+// io_uring could finish a write after all of them are gone, so the sandbox's seccomp filter denies
+// them (docs/runtime-lifecycle.md, "Settling"). perl is Essential on Debian; its syscall() calls them raw.
+describe('asynchronous I/O inside the sandbox', () => {
+  it('io_uring_setup and io_setup fail with ENOSYS under bwrap, and work outside it', async () => {
+    const rt = createNodeRuntime({ sandbox: 'auto', pool: false });
+    try {
+      const probe = `my $p = "\\0" x 120; my $r = syscall(425, 1, $p); print "$r:", $!+0, " "; my $c = pack("Q", 0); $r = syscall(206, 1, $c); print "$r:", $!+0;`;
+      const program = `return require('node:child_process').execFileSync('perl', ['-e', ${JSON.stringify(probe)}], { encoding: 'utf8' });`;
+      const result = await rt.run(await rt.resolve({ program, cwd: workspace }));
+      if (result.sandbox.backend !== 'bwrap') {
+        expect(bwrapRequired, `sandbox 'auto' chose ${result.sandbox.backend}`).toBe(false);
+        return;
+      }
+      expect(result.error, JSON.stringify(result.error)).toBeUndefined();
+      expect(result.value).toBe('-1:38 -1:38');
+      // The same probe outside the sandbox gets an io_uring fd and an AIO context: the filter, not the kernel, denies them.
+      const outside = (await import('node:child_process')).execFileSync('perl', ['-e', probe], { encoding: 'utf8' });
+      expect(outside).not.toContain(':38');
+    } finally {
+      await rt.close();
+    }
+  });
+});
