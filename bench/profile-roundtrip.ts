@@ -42,6 +42,8 @@ const CHILD_PROFILE_FILE = 'roundtrip-child.cpuprofile';
 interface ProgramReport {
   readonly wallMs: number;
   readonly childCpuMs: number;
+  /** The kernel's share of childCpuMs (system time: the channel's syscalls, wake-ups). */
+  readonly childSysMs: number;
 }
 
 /** A program timing `calls` echo calls, `width` in flight, with its own CPU time; optionally profiled. */
@@ -55,7 +57,8 @@ function program(calls: number, width: number, profile: boolean): string {
     '}',
     'const wallMs = performance.now() - start; const used = process.cpuUsage(cpu);',
   ];
-  if (!profile) return [...loop, 'return { wallMs, childCpuMs: (used.user + used.system) / 1000 };'].join('\n');
+  const report = 'return { wallMs, childCpuMs: (used.user + used.system) / 1000, childSysMs: used.system / 1000 };';
+  if (!profile) return [...loop, report].join('\n');
   return [
     "const inspector = require('node:inspector'); const session = new inspector.Session(); session.connect();",
     'const post = (method, params = {}) => new Promise((ok, fail) => session.post(method, params, (e, r) => (e ? fail(e) : ok(r))));',
@@ -63,7 +66,7 @@ function program(calls: number, width: number, profile: boolean): string {
     ...loop,
     "const { profile } = await post('Profiler.stop');",
     `require('node:fs').writeFileSync(${JSON.stringify(CHILD_PROFILE_FILE)}, JSON.stringify(profile));`,
-    'return { wallMs, childCpuMs: (used.user + used.system) / 1000 };',
+    report,
   ].join('\n');
 }
 
@@ -102,15 +105,17 @@ function pipelineRunner(runtime: NodeRuntime, cwd: string): { run: Runner; dispo
   return { run, dispose: () => root.dispose() };
 }
 
-function hostCpuMs(): number {
+function hostCpuMs(): { total: number; sys: number } {
   const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
+  return { total: (used.user + used.system) / 1000, sys: used.system / 1000 };
 }
 
 interface Split {
   readonly wallUs: number;
   readonly childUs: number;
+  readonly childSysUs: number;
   readonly hostUs: number;
+  readonly hostSysUs: number;
   readonly restUs: number;
 }
 
@@ -118,14 +123,17 @@ interface Split {
 async function measure(run: Runner, width: number): Promise<Split> {
   const emptyStart = hostCpuMs();
   await run(program(0, 1, false));
-  const emptyHostMs = hostCpuMs() - emptyStart;
+  const emptyEnd = hostCpuMs();
   const start = hostCpuMs();
   const report = await run(program(CALLS, width, false));
-  const hostMs = hostCpuMs() - start - emptyHostMs;
-  const wallUs = (report.wallMs * 1000) / CALLS;
-  const childUs = (report.childCpuMs * 1000) / CALLS;
-  const hostUs = (hostMs * 1000) / CALLS;
-  return { wallUs, childUs, hostUs, restUs: wallUs - childUs - hostUs };
+  const end = hostCpuMs();
+  const hostMs = end.total - start.total - (emptyEnd.total - emptyStart.total);
+  const hostSysMs = end.sys - start.sys - (emptyEnd.sys - emptyStart.sys);
+  const perCall = (ms: number): number => (ms * 1000) / CALLS;
+  const wallUs = perCall(report.wallMs);
+  const childUs = perCall(report.childCpuMs);
+  const hostUs = perCall(hostMs);
+  return { wallUs, childUs, childSysUs: perCall(report.childSysMs), hostUs, hostSysUs: perCall(hostSysMs), restUs: wallUs - childUs - hostUs };
 }
 
 interface ProfileNode {
@@ -197,7 +205,8 @@ async function main(): Promise<void> {
       const mid = samples.sort((a, b) => a.wallUs - b.wallUs)[1] as Split;
       console.log(
         `width ${String(width).padStart(2)}: ${Math.round(1e6 / mid.wallUs).toLocaleString('en-US')} /s; per call ` +
-          `${mid.wallUs.toFixed(1)} µs = child JS ${mid.childUs.toFixed(1)} + host JS ${mid.hostUs.toFixed(1)} + ` +
+          `${mid.wallUs.toFixed(1)} µs = child ${mid.childUs.toFixed(1)} (sys ${mid.childSysUs.toFixed(1)}) + ` +
+          `host ${mid.hostUs.toFixed(1)} (sys ${mid.hostSysUs.toFixed(1)}) + ` +
           `pipe and wake-ups ${mid.restUs.toFixed(1)} (negative when the two sides overlap)`,
       );
     }

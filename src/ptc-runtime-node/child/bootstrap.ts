@@ -9,6 +9,7 @@
 'use strict';
 
 const { Console } = require('node:console') as typeof import('node:console');
+const { writeSync } = require('node:fs') as typeof import('node:fs');
 const { createRequire } = require('node:module') as typeof import('node:module');
 const { Socket } = require('node:net') as typeof import('node:net');
 const { join } = require('node:path') as typeof import('node:path');
@@ -52,7 +53,29 @@ const dynamicImport = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT
 const PROGRAM_FILENAME = 'program.ts';
 const PROGRAM_LINE_OFFSET = -1;
 
-const channel = new Socket({ fd: 3, readable: true, writable: true });
+const CHANNEL_FD = 3;
+const LF = 0x0a;
+/** One read of the channel at most; a longer frame arrives in several reads. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+// `onread` hands each read to onChannelRead directly, without the Readable stream's buffering,
+// events and string decoder (docs/control-channel.md, "Hot path"); the end of the channel still
+// comes as the stream's 'end'. The constructor takes it as net.connect() does (its type lists it
+// only for connect).
+const channelOptions: import('node:net').SocketConstructorOpts & { onread: import('node:net').OnReadOpts } = {
+  fd: CHANNEL_FD,
+  readable: true,
+  writable: true,
+  onread: {
+    buffer: readBuffer,
+    callback: (bytes: number) => {
+      onChannelRead(bytes, readBuffer);
+      return true;
+    },
+  },
+};
+const channel = new Socket(channelOptions);
 let limits: ChildLimits = {
   maxOutputBytes: 0,
   maxFrameBytes: 0,
@@ -84,13 +107,34 @@ function flushFrames(): void {
   if (outgoing === '') return;
   const text = outgoing;
   outgoing = '';
-  channel.write(text);
+  send(text);
 }
 
 /** Writes a frame at once, after the queued ones (logs and `done` are never held back). */
 function write(line: string): void {
   const text = outgoing + line + '\n';
   outgoing = '';
+  send(text);
+}
+
+/**
+ * Writes `text` with one write(2) when nothing is queued on the socket, else through the stream,
+ * which keeps the order. The socket is non-blocking: when the host is behind, what the kernel did not
+ * take is queued on the stream, and so is everything after it until the queue is empty.
+ */
+function send(text: string): void {
+  if (channel.writableLength === 0) {
+    let written: number;
+    try {
+      written = writeSync(CHANNEL_FD, text);
+    } catch {
+      // EAGAIN, or the channel is gone: the stream queues the text or reports the error ('error' below).
+      channel.write(text);
+      return;
+    }
+    if (written < byteLength(text, 'utf8')) channel.write(Buffer.from(text, 'utf8').subarray(written));
+    return;
+  }
   channel.write(text);
 }
 
@@ -98,24 +142,34 @@ function write(line: string): void {
 channel.on('end', () => exitProcess(0));
 channel.on('error', () => exitProcess(0));
 
-let incoming: string[] = [];
-channel.setEncoding('utf8');
-channel.on('data', (chunk: string) => {
-  let start = 0;
-  let newline = chunk.indexOf('\n');
-  while (newline !== -1) {
-    let line = chunk.slice(start, newline);
-    if (incoming.length > 0) {
-      incoming.push(line);
-      line = incoming.join('');
-      incoming = [];
-    }
-    onHostFrame(parseJson(line) as HostFrame);
-    start = newline + 1;
-    newline = chunk.indexOf('\n', start);
+/** Bytes of an unfinished line, copied out of the read buffer (which the next read reuses). */
+let incoming: Buffer[] = [];
+
+/** Parses every complete line of one read; the bytes after the last LF wait for the next read. */
+function onChannelRead(bytes: number, buffer: Buffer): void {
+  const last = buffer.lastIndexOf(LF, bytes - 1);
+  if (last === -1) {
+    incoming.push(Buffer.from(buffer.subarray(0, bytes)));
+    return;
   }
-  if (start < chunk.length) incoming.push(chunk.slice(start));
-});
+  // Decoded up to an LF only, so a UTF-8 character split across reads is never cut.
+  let text: string;
+  if (incoming.length === 0) text = buffer.toString('utf8', 0, last);
+  else {
+    incoming.push(buffer.subarray(0, last));
+    text = Buffer.concat(incoming).toString('utf8');
+    incoming = [];
+  }
+  if (last + 1 < bytes) incoming.push(Buffer.from(buffer.subarray(last + 1, bytes)));
+  let start = 0;
+  let newline = text.indexOf('\n');
+  while (newline !== -1) {
+    onHostFrame(parseJson(text.slice(start, newline)) as HostFrame);
+    start = newline + 1;
+    newline = text.indexOf('\n', start);
+  }
+  onHostFrame(parseJson(start === 0 ? text : text.slice(start)) as HostFrame);
+}
 
 function onHostFrame(frame: HostFrame): void {
   if (frame.type === 'run') {
