@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { WarmPool, type PoolChild } from './warm-pool.js';
+import { POOL_MAX_STARTING, POOL_REFILL_QUIET_MS, WarmPool, type PoolChild } from './warm-pool.js';
 
 class FakeChild implements PoolChild {
   readonly ready: Promise<void>;
@@ -39,6 +39,7 @@ function factory() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WarmPool', () => {
   it('fills to size and hands out ready children first', async () => {
@@ -53,7 +54,7 @@ describe('WarmPool', () => {
     await pool.close();
   });
 
-  it('leaves refilling to the caller while a child is left, and refills at once when none is', async () => {
+  it('leaves refilling to the caller while a child is left, and starts one at once when none is', async () => {
     const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
     const { made, start } = factory();
     pool.fill('a', start);
@@ -62,10 +63,52 @@ describe('WarmPool', () => {
     expect(made).toHaveLength(2);
     pool.take('a', start);
     await tick();
-    expect(made).toHaveLength(4);
+    expect(made).toHaveLength(3);
+    // The caller's fill() after its run: children are starting, so the top-up waits for a pause.
     pool.fill('a', start);
-    expect(made).toHaveLength(4);
+    expect(made).toHaveLength(3);
+    await pause(POOL_REFILL_QUIET_MS + 20);
+    // Two takes found nothing ready: the target grew from 2 to 4, at most POOL_MAX_STARTING boot at once.
+    expect(pool.stats('a')).toEqual({ warm: 0, starting: POOL_MAX_STARTING, target: 4 });
     await pool.close();
+  });
+
+  it('grows under back-to-back takes up to maxSize, refills only after a pause, and shrinks as children idle', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      const pool = new WarmPool<FakeChild>({ size: 2, maxSize: 5, idleMs: 10_000, maxPolicies: 4 });
+      const { made, start } = factory();
+      const bootAll = async () => {
+        for (const child of made) if (!child.started && !child.disposed) child.start();
+        await Promise.resolve();
+        await Promise.resolve();
+      };
+      pool.prime('a', start);
+      await bootAll();
+      // A burst of runs, each settling (fill) before the next takes: no start while it lasts.
+      for (let i = 0; i < 8; i++) {
+        pool.take('a', start);
+        vi.advanceTimersByTime(5);
+        pool.fill('a', start);
+        await bootAll();
+      }
+      expect(pool.stats('a')?.target).toBe(5);
+      const duringBurst = made.length;
+      // The pause: the pool tops up to the target, two booting at a time.
+      for (let i = 0; i < 5; i++) {
+        vi.advanceTimersByTime(POOL_REFILL_QUIET_MS);
+        await bootAll();
+      }
+      expect(pool.stats('a')).toEqual({ warm: 5, starting: 0, target: 5 });
+      expect(made.length).toBeGreaterThan(duringBurst);
+      // Unused children end after idleMs, and the target falls back to size.
+      vi.advanceTimersByTime(10_000);
+      await bootAll();
+      expect(pool.stats('a')).toEqual({ warm: 0, starting: 0, target: 2 });
+      await pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('primes a policy with one child only when none is warm', async () => {

@@ -1,7 +1,16 @@
 // Children started ahead of time, keyed by policy (binds and flags are fixed at spawn), so a run's
 // hot path is one frame to a waiting process. One program per child: a taken child is never returned.
-// The pool refills in the background, ends children left idle, drops the least recently used policy
-// beyond its cap, and never keeps the host alive (idle children and timers are unref'd).
+// The pool grows under back-to-back demand and shrinks as children go unused, refills in the
+// background once runs pause (each spawn() blocks the host's event loop), ends children left idle,
+// drops the least recently used policy beyond its cap, and never keeps the host alive (idle children
+// and timers are unref'd). docs/runtime-lifecycle.md, "The pool".
+
+/** Ceiling the pool grows to for one policy under back-to-back runs, unless `maxSize` says otherwise. */
+export const DEFAULT_POOL_MAX_SIZE = 8;
+/** A refill waits until no run took a child or settled for this long, so spawns land between bursts. */
+export const POOL_REFILL_QUIET_MS = 30;
+/** Children of one policy booting at once (a boot is CPU-bound; more would only slow each other). */
+export const POOL_MAX_STARTING = 2;
 
 /** What the pool needs of a child (ProgramChild in production). */
 export interface PoolChild {
@@ -14,7 +23,14 @@ export interface PoolChild {
 }
 
 export interface WarmPoolOptions {
+  /** Children kept warm per policy when runs are spaced out (the floor). */
   readonly size: number;
+  /**
+   * Children the pool may grow to for one policy while runs come back to back: each take that leaves
+   * no ready child raises the target by one, each child ended for idleness lowers it again. Default:
+   * the larger of `size` and DEFAULT_POOL_MAX_SIZE.
+   */
+  readonly maxSize?: number;
   readonly idleMs: number;
   readonly maxPolicies: number;
   /**
@@ -29,24 +45,38 @@ interface Slot<C extends PoolChild> {
   idleTimer?: NodeJS.Timeout;
 }
 
+/** One policy's children and demand. */
+interface Policy<C extends PoolChild> {
+  readonly slots: Slot<C>[];
+  /** Children wanted warm now, between size and maxSize. */
+  target: number;
+  /** performance.now() of the last take or settled run. */
+  lastActivity: number;
+  /** A pending top-up, waiting for a pause in the runs. */
+  refillTimer?: NodeJS.Timeout;
+}
+
 export class WarmPool<C extends PoolChild> {
   readonly #options: WarmPoolOptions;
+  readonly #maxSize: number;
   /** Insertion order is recency: the first key is the least recently used. */
-  readonly #slots = new Map<string, Slot<C>[]>();
+  readonly #policies = new Map<string, Policy<C>>();
   #closed = false;
 
   constructor(options: WarmPoolOptions) {
     this.#options = options;
+    this.#maxSize = Math.max(options.size, options.maxSize ?? DEFAULT_POOL_MAX_SIZE);
   }
 
   /**
    * Takes a child for `key` (ready ones first, else one still starting), or undefined. Refilling is
-   * the caller's call to fill() once its run settled, so a new spawn does not compete with the run for
-   * CPU; only when nothing is left warm does the refill start right away, for concurrent runs.
+   * the caller's call to fill() once its run settled; only when nothing is left warm or starting does
+   * a start begin right away, for concurrent runs.
    */
   take(key: string, start: () => C): C | undefined {
     if (this.#closed) return undefined;
-    const slots = this.#touch(key);
+    const policy = this.#touch(key);
+    const { slots } = policy;
     const index = slots.findIndex((slot) => slot.child.usable);
     const chosen = index >= 0 ? index : slots.findIndex((slot) => slot.child.viable);
     let child: C | undefined;
@@ -55,7 +85,19 @@ export class WarmPool<C extends PoolChild> {
       if (slot?.idleTimer !== undefined) clearTimeout(slot.idleTimer);
       child = slot?.child;
     }
-    if (this.refills && !slots.some((slot) => slot.child.viable)) setImmediate(() => this.fill(key, start)).unref();
+    policy.lastActivity = performance.now();
+    if (!this.refills) return child;
+    // Runs are outpacing the pool: keep one more warm next time.
+    if (!slots.some((slot) => slot.child.usable)) policy.target = Math.min(this.#maxSize, policy.target + 1);
+    // Nothing left even starting: one start now for a concurrent run, the rest after the burst.
+    if (!slots.some((slot) => slot.child.viable)) {
+      setImmediate(() => {
+        if (this.#closed || this.#policies.get(key) !== policy) return;
+        this.#prune(policy);
+        if (!policy.slots.some((slot) => slot.child.viable)) this.#topUp(key, policy, start, 1);
+        this.#scheduleTopUp(key, policy, start);
+      }).unref();
+    }
     return child;
   }
 
@@ -64,16 +106,93 @@ export class WarmPool<C extends PoolChild> {
     return this.#options.refill !== false;
   }
 
-  /** Makes sure at least one child for `key` is warm or warming (a first run of this policy is coming). */
+  /** Makes sure children for `key` are warm or warming (a first run of this policy is coming). */
   prime(key: string, start: () => C): void {
     if (this.#closed) return;
-    if (!this.#touch(key).some((slot) => slot.child.viable)) this.fill(key, start);
+    if (!this.#touch(key).slots.some((slot) => slot.child.viable)) this.#startNow(key, start);
   }
 
-  /** Starts children for `key` until `size` are warm or warming. */
+  /**
+   * A run of `key` settled: brings the policy back to its target. When no child is warm or starting
+   * the starts begin now; otherwise they wait for a pause of POOL_REFILL_QUIET_MS in the runs, so a
+   * spawn() does not stall the next run of a burst.
+   */
   fill(key: string, start: () => C): void {
     if (this.#closed) return;
-    const slots = this.#touch(key);
+    const policy = this.#touch(key);
+    this.#prune(policy);
+    policy.lastActivity = performance.now();
+    if (!policy.slots.some((slot) => slot.child.viable)) this.#startNow(key, start);
+    else this.#scheduleTopUp(key, policy, start);
+  }
+
+  /** Children of `key` warm or starting, and the current target (for tests and diagnostics). */
+  stats(key: string): { readonly warm: number; readonly starting: number; readonly target: number } | undefined {
+    const policy = this.#policies.get(key);
+    if (policy === undefined) return undefined;
+    const warm = policy.slots.filter((slot) => slot.child.usable).length;
+    const starting = policy.slots.filter((slot) => slot.child.viable && !slot.child.usable).length;
+    return { warm, starting, target: policy.target };
+  }
+
+  /** Ends every warm child; later take() calls find nothing. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#policies.values()].flatMap((policy) => {
+      if (policy.refillTimer !== undefined) clearTimeout(policy.refillTimer);
+      return policy.slots;
+    });
+    this.#policies.clear();
+    for (const slot of all) if (slot.idleTimer !== undefined) clearTimeout(slot.idleTimer);
+    await Promise.all(all.map((slot) => slot.child.dispose()));
+  }
+
+  #startNow(key: string, start: () => C): void {
+    if (this.#closed) return;
+    const policy = this.#touch(key);
+    this.#prune(policy);
+    this.#topUp(key, policy, start);
+  }
+
+  /** Starts children up to the target (or `limit`), at most POOL_MAX_STARTING booting at once (at least one). */
+  #topUp(key: string, policy: Policy<C>, start: () => C, limit = policy.target): void {
+    const { slots } = policy;
+    let starting = slots.filter((slot) => !slot.child.usable).length;
+    while (slots.length < Math.min(limit, policy.target) && (starting < POOL_MAX_STARTING || slots.length === 0)) {
+      const slot: Slot<C> = { child: start() };
+      slots.push(slot);
+      starting++;
+      slot.child.ready.then(
+        () => {
+          this.#armIdle(key, slot);
+          // One booted: the next may start, once the runs pause.
+          if (this.#policies.get(key) === policy && slots.length < policy.target) this.#scheduleTopUp(key, policy, start);
+        },
+        // A child that cannot start is dropped; the next take() starts over (no retry loop here).
+        () => this.#drop(key, slot),
+      );
+    }
+  }
+
+  #scheduleTopUp(key: string, policy: Policy<C>, start: () => C): void {
+    if (!this.refills || policy.refillTimer !== undefined || this.#closed) return;
+    const wait = Math.max(0, policy.lastActivity + POOL_REFILL_QUIET_MS - performance.now());
+    policy.refillTimer = setTimeout(() => {
+      policy.refillTimer = undefined;
+      if (this.#closed || this.#policies.get(key) !== policy) return;
+      // A run came in the meantime: wait for the next pause.
+      if (performance.now() - policy.lastActivity < POOL_REFILL_QUIET_MS) this.#scheduleTopUp(key, policy, start);
+      else {
+        this.#prune(policy);
+        this.#topUp(key, policy, start);
+      }
+    }, wait);
+    policy.refillTimer.unref();
+  }
+
+  /** Disposes children that exited or are being disposed. */
+  #prune(policy: Policy<C>): void {
+    const { slots } = policy;
     for (let i = 0; i < slots.length; ) {
       const slot = slots[i] as Slot<C>;
       if (slot.child.viable) i++;
@@ -83,50 +202,38 @@ export class WarmPool<C extends PoolChild> {
         void slot.child.dispose();
       }
     }
-    while (slots.length < this.#options.size) {
-      const slot: Slot<C> = { child: start() };
-      slots.push(slot);
-      slot.child.ready.then(
-        () => this.#armIdle(key, slot),
-        // A child that cannot start is dropped; the next take() starts over (no retry loop here).
-        () => this.#drop(key, slot),
-      );
-    }
   }
 
-  /** Ends every warm child; later take() calls find nothing. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    const all = [...this.#slots.values()].flat();
-    this.#slots.clear();
-    for (const slot of all) if (slot.idleTimer !== undefined) clearTimeout(slot.idleTimer);
-    await Promise.all(all.map((slot) => slot.child.dispose()));
-  }
-
-  #touch(key: string): Slot<C>[] {
-    let slots = this.#slots.get(key);
-    if (slots !== undefined) this.#slots.delete(key);
-    slots ??= [];
-    this.#slots.set(key, slots);
-    while (this.#slots.size > this.#options.maxPolicies) {
-      const [oldestKey, oldest] = this.#slots.entries().next().value as [string, Slot<C>[]];
-      this.#slots.delete(oldestKey);
-      for (const slot of oldest) {
+  #touch(key: string): Policy<C> {
+    let policy = this.#policies.get(key);
+    if (policy !== undefined) this.#policies.delete(key);
+    policy ??= { slots: [], target: this.#options.size, lastActivity: 0 };
+    this.#policies.set(key, policy);
+    while (this.#policies.size > this.#options.maxPolicies) {
+      const [oldestKey, oldest] = this.#policies.entries().next().value as [string, Policy<C>];
+      this.#policies.delete(oldestKey);
+      if (oldest.refillTimer !== undefined) clearTimeout(oldest.refillTimer);
+      for (const slot of oldest.slots) {
         if (slot.idleTimer !== undefined) clearTimeout(slot.idleTimer);
         void slot.child.dispose();
       }
     }
-    return slots;
+    return policy;
   }
 
   #armIdle(key: string, slot: Slot<C>): void {
-    if (!this.#slots.get(key)?.includes(slot)) return;
-    slot.idleTimer = setTimeout(() => this.#drop(key, slot), this.#options.idleMs);
+    if (!this.#policies.get(key)?.slots.includes(slot)) return;
+    slot.idleTimer = setTimeout(() => {
+      const policy = this.#policies.get(key);
+      // Unused for idleMs: the demand that grew the pool has passed.
+      if (policy !== undefined) policy.target = Math.max(this.#options.size, policy.target - 1);
+      this.#drop(key, slot);
+    }, this.#options.idleMs);
     slot.idleTimer.unref();
   }
 
   #drop(key: string, slot: Slot<C>): void {
-    const slots = this.#slots.get(key);
+    const slots = this.#policies.get(key)?.slots;
     const index = slots?.indexOf(slot) ?? -1;
     // A slot no longer in the pool was taken: its child belongs to a run now.
     if (slots === undefined || index < 0) return;
