@@ -34,15 +34,22 @@ export class LineDecoder {
         this.#parts = [];
         return { ok: false, lines, bytes: this.#size };
       }
-      if (segmentBytes > 0) {
-        this.#parts.push(chunk.subarray(start, segmentEnd));
-        this.#size += segmentBytes;
+      if (end === -1) {
+        if (segmentBytes > 0) {
+          this.#parts.push(chunk.subarray(start, segmentEnd));
+          this.#size += segmentBytes;
+        }
+        break;
       }
-      if (end === -1) break;
-      // UTF-8 is decoded per whole line, so a character split across chunks is never mangled.
-      lines.push(Buffer.concat(this.#parts, this.#size).toString('utf8'));
-      this.#parts = [];
-      this.#size = 0;
+      // UTF-8 is decoded per whole line, so a character split across chunks is never mangled. A line
+      // that lies whole in this chunk (the usual case) is decoded from it without a copy.
+      if (this.#size === 0) lines.push(chunk.toString('utf8', start, end));
+      else {
+        this.#parts.push(chunk.subarray(start, end));
+        lines.push(Buffer.concat(this.#parts, this.#size + segmentBytes).toString('utf8'));
+        this.#parts = [];
+        this.#size = 0;
+      }
       start = end + 1;
     }
     return { ok: true, lines };
