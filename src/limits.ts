@@ -81,6 +81,11 @@ export const DEFAULT_POOL_SIZE = 2;
 export const DEFAULT_POOL_IDLE_MS = 30_000;
 /** Distinct policies the warm pool keeps children for; the least recently used is dropped first. */
 export const MAX_POOL_POLICIES = 4;
+/**
+ * In-memory execution: a kept process nobody ran a program in for this long is ended; the next
+ * program of its conversation starts fresh and is told so (docs/in-memory-mode.md).
+ */
+export const DEFAULT_MEMORY_IDLE_MS = 10 * 60_000;
 /** After the child exits on its own, how long the host keeps reading its control channel for last frames. */
 export const EXIT_DRAIN_GRACE_MS = 250;
 /** `bash` keeps at most this many bytes of each of stdout and stderr (half from the start, half from the end). */

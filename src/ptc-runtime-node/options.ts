@@ -1,222 +1,45 @@
-// Options of createNodeRuntime and their validation: every limit defaults to its named constant in
-// src/limits.ts and may be overridden; bad values are a ConfigError naming the option.
+// Options of createNodeRuntime: the shared process-runtime options (src/ptc-runtime-process/options.ts)
+// plus the Node binary and phase tracing. Bad values are a ConfigError naming the option.
 
 import { ConfigError } from '../errors.js';
 import {
-  DEFAULT_MEMORY_MB,
-  DEFAULT_POOL_IDLE_MS,
-  DEFAULT_POOL_SIZE,
-  DEFAULT_TIMEOUT_MS,
-  EXIT_DRAIN_GRACE_MS,
-  MAX_FRAME_BYTES,
-  MAX_OUTPUT_BYTES,
-  MAX_PENDING_ARGS_BYTES,
-  MAX_PENDING_CALLS,
-  MAX_POOL_POLICIES,
-  MAX_PROGRAM_BYTES,
-  MAX_SANDBOX_TASKS,
-  MAX_STDIO_CAPTURE_BYTES,
-  MAX_TIMEOUT_MS,
-  MIN_TIMEOUT_MS,
-  RSS_HEADROOM_MB,
-  RSS_WATCHDOG_INTERVAL_MS,
-  SANDBOX_TMP_MAX_BYTES,
-} from '../limits.js';
-import { createTimeoutDescriptor } from '../ptc-runtime/timeout.js';
-import type { SandboxMode, TimeoutDescriptor } from '../ptc-runtime/types.js';
-import type { ChildProcessEvent } from './program-child.js';
+  resolveProcessRuntimeOptions,
+  type ProcessEvent,
+  type ProcessPoolOptions,
+  type ProcessRuntimeConfig,
+  type ProcessRuntimeLimits,
+  type ProcessRuntimeOptions,
+} from '../ptc-runtime-process/options.js';
 import { phaseSinkOf, type PhaseTrace } from './trace.js';
 
 /** Limits of one run; each defaults to the constant of the same meaning in src/limits.ts. */
-export interface NodeRuntimeLimits {
-  /** Output ledger: UTF-8 bytes of all logs plus the returned value's JSON (default MAX_OUTPUT_BYTES). */
-  readonly maxOutputBytes?: number;
-  /** One control frame in bytes (default MAX_FRAME_BYTES). */
-  readonly maxFrameBytes?: number;
-  /** Binding calls in flight; more wait in the child (default MAX_PENDING_CALLS). */
-  readonly maxPendingCalls?: number;
-  /** Argument bytes of the binding calls in flight (default MAX_PENDING_ARGS_BYTES). */
-  readonly maxPendingArgsBytes?: number;
-  /** Program text in bytes; larger programs are rejected by resolve() (default MAX_PROGRAM_BYTES). */
-  readonly maxProgramBytes?: number;
-  /** V8 heap limit of the program's process, `--max-old-space-size` (default DEFAULT_MEMORY_MB). */
-  readonly memoryMb?: number;
-  /** Resident memory at which the watchdog kills the program (default memoryMb + RSS_HEADROOM_MB). */
-  readonly rssLimitMb?: number;
-  /** Watchdog sampling interval (default RSS_WATCHDOG_INTERVAL_MS). */
-  readonly rssIntervalMs?: number;
-  /** Tasks (processes and threads) alive at once in a bwrap sandbox, where a pids group can be made (default MAX_SANDBOX_TASKS). */
-  readonly maxTasks?: number;
-  /** Size of bwrap's private /tmp, the program's TMPDIR there, in bytes (default SANDBOX_TMP_MAX_BYTES). */
-  readonly tmpMaxBytes?: number;
-}
+export type NodeRuntimeLimits = ProcessRuntimeLimits;
 
-export interface NodeRuntimePoolOptions {
-  /** Warm children kept per policy (default DEFAULT_POOL_SIZE; 0 disables the pool). */
-  readonly size?: number;
-  /** A warm child unused this long is ended (default DEFAULT_POOL_IDLE_MS). */
-  readonly idleMs?: number;
-  /** Policies (cwd plus widenings) the pool keeps children for at once (default MAX_POOL_POLICIES). */
-  readonly maxPolicies?: number;
-  /**
-   * Replace a child once a run took it (default true). `false` with `size: 1` starts exactly one
-   * child per program for a one-shot caller such as `ptc exec` (docs/runtime-lifecycle.md, "The pool").
-   */
-  readonly refill?: boolean;
-}
+export type NodeRuntimePoolOptions = ProcessPoolOptions;
 
-export interface NodeRuntimeOptions {
-  /** `required` | `auto` | `off` (docs/sandbox.md); default `auto`. */
-  readonly sandbox?: SandboxMode;
-  /** The advertised deadline bounds; defaults DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS. */
-  readonly timeout?: { readonly defaultMs?: number; readonly minMs?: number; readonly maxMs?: number };
-  readonly limits?: NodeRuntimeLimits;
-  /** Warm pool settings, or `false` to start every child on demand. */
-  readonly pool?: NodeRuntimePoolOptions | false;
-  /** May a program start child processes (confined by the same policy, killed with the run)? Default true. */
-  readonly processes?: boolean;
+export interface NodeRuntimeOptions extends ProcessRuntimeOptions {
   /** The Node binary children run (default: the host's own, process.execPath). */
   readonly nodePath?: string;
-  /** Observes child processes: which pid ran which program, and when it exited. For diagnostics and tests. */
-  readonly onProcess?: (event: ChildProcessEvent) => void;
   /**
    * Receives the phase timestamps of each child that ran a program, once it is cleaned up
    * (docs/runtime-lifecycle.md, "Tracing"). Without it, PTC_TRACE=phases in the environment prints
    * them on stderr; with neither, nothing is recorded.
    */
   readonly onPhases?: (trace: PhaseTrace) => void;
+  readonly onProcess?: (event: ProcessEvent) => void;
 }
 
 /** Options after validation, every default filled in. */
-export interface NodeRuntimeConfig {
-  readonly sandbox: SandboxMode;
-  readonly timeout: TimeoutDescriptor;
-  readonly maxOutputBytes: number;
-  readonly maxFrameBytes: number;
-  readonly maxPendingCalls: number;
-  readonly maxPendingArgsBytes: number;
-  readonly maxProgramBytes: number;
-  readonly memoryMb: number;
-  readonly rssLimitMb: number;
-  readonly rssIntervalMs: number;
-  readonly maxTasks: number;
-  readonly tmpMaxBytes: number;
-  readonly pool: { readonly size: number; readonly idleMs: number; readonly maxPolicies: number; readonly refill: boolean } | false;
-  readonly processes: boolean;
+export interface NodeRuntimeConfig extends ProcessRuntimeConfig {
   readonly nodePath: string;
-  readonly maxStdioBytes: number;
-  readonly exitDrainGraceMs: number;
-  readonly onProcess: ((event: ChildProcessEvent) => void) | undefined;
   readonly onPhases: ((trace: PhaseTrace) => void) | undefined;
 }
 
-const OPTION_KEYS = ['sandbox', 'timeout', 'limits', 'pool', 'processes', 'nodePath', 'onProcess', 'onPhases'];
-const LIMIT_KEYS = [
-  'maxOutputBytes',
-  'maxFrameBytes',
-  'maxPendingCalls',
-  'maxPendingArgsBytes',
-  'maxProgramBytes',
-  'memoryMb',
-  'rssLimitMb',
-  'rssIntervalMs',
-  'maxTasks',
-  'tmpMaxBytes',
-];
-
 export function resolveNodeRuntimeOptions(options: NodeRuntimeOptions = {}): NodeRuntimeConfig {
-  if (typeof options !== 'object' || options === null) throw new ConfigError('createNodeRuntime options must be an object.');
-  knownKeys(options, OPTION_KEYS, 'options');
-  const sandbox = options.sandbox ?? 'auto';
-  if (sandbox !== 'required' && sandbox !== 'auto' && sandbox !== 'off') {
-    throw new ConfigError(`sandbox must be "required", "auto" or "off", got ${JSON.stringify(sandbox)}.`);
-  }
-  const timeoutInput = options.timeout ?? {};
-  knownKeys(timeoutInput, ['defaultMs', 'minMs', 'maxMs'], 'timeout');
-  const timeout = createTimeoutDescriptor(
-    {
-      defaultMs: timeoutInput.defaultMs ?? DEFAULT_TIMEOUT_MS,
-      minMs: timeoutInput.minMs ?? MIN_TIMEOUT_MS,
-      maxMs: timeoutInput.maxMs ?? MAX_TIMEOUT_MS,
-    },
-    'timeout',
-  );
-
-  const limits = options.limits ?? {};
-  knownKeys(limits, LIMIT_KEYS, 'limits');
-  const maxOutputBytes = positiveInteger(limits.maxOutputBytes, MAX_OUTPUT_BYTES, 'limits.maxOutputBytes', 1);
-  const maxFrameBytes = positiveInteger(limits.maxFrameBytes, MAX_FRAME_BYTES, 'limits.maxFrameBytes', 1024);
-  const maxPendingCalls = positiveInteger(limits.maxPendingCalls, MAX_PENDING_CALLS, 'limits.maxPendingCalls', 1);
-  const maxPendingArgsBytes = positiveInteger(limits.maxPendingArgsBytes, MAX_PENDING_ARGS_BYTES, 'limits.maxPendingArgsBytes', 1);
-  const maxProgramBytes = positiveInteger(limits.maxProgramBytes, MAX_PROGRAM_BYTES, 'limits.maxProgramBytes', 1);
-  // The run frame carries the whole program (JSON may escape each byte into up to 6).
-  if (maxProgramBytes * 6 + 4096 > maxFrameBytes) {
-    throw new ConfigError(`limits.maxFrameBytes (${maxFrameBytes}) must be at least 6 x limits.maxProgramBytes + 4096 so any program fits in a frame.`);
-  }
-  const memoryMb = positiveInteger(limits.memoryMb, DEFAULT_MEMORY_MB, 'limits.memoryMb', 16);
-  const rssLimitMb = positiveInteger(limits.rssLimitMb, memoryMb + RSS_HEADROOM_MB, 'limits.rssLimitMb', 32);
-  const rssIntervalMs = positiveInteger(limits.rssIntervalMs, RSS_WATCHDOG_INTERVAL_MS, 'limits.rssIntervalMs', 1);
   // An idle Node program already has about a dozen tasks (threads count).
-  const maxTasks = positiveInteger(limits.maxTasks, MAX_SANDBOX_TASKS, 'limits.maxTasks', 32);
-  const tmpMaxBytes = positiveInteger(limits.tmpMaxBytes, SANDBOX_TMP_MAX_BYTES, 'limits.tmpMaxBytes', 1024 * 1024);
-
-  let pool: NodeRuntimeConfig['pool'] = false;
-  if (options.pool !== false) {
-    const input = options.pool ?? {};
-    if (typeof input !== 'object' || input === null) throw new ConfigError('pool must be an object or false.');
-    knownKeys(input, ['size', 'idleMs', 'maxPolicies', 'refill'], 'pool');
-    const size = nonNegativeInteger(input.size, DEFAULT_POOL_SIZE, 'pool.size');
-    const idleMs = nonNegativeInteger(input.idleMs, DEFAULT_POOL_IDLE_MS, 'pool.idleMs');
-    const maxPolicies = positiveInteger(input.maxPolicies, MAX_POOL_POLICIES, 'pool.maxPolicies', 1);
-    const refill = input.refill ?? true;
-    if (typeof refill !== 'boolean') throw new ConfigError('pool.refill must be a boolean.');
-    pool = size === 0 ? false : { size, idleMs, maxPolicies, refill };
-  }
-
-  const processes = options.processes ?? true;
-  if (typeof processes !== 'boolean') throw new ConfigError('processes must be a boolean.');
+  const shared = resolveProcessRuntimeOptions(options, { factory: 'createNodeRuntime', extraKeys: ['nodePath', 'onPhases'], minTasks: 32 });
   const nodePath = options.nodePath ?? process.execPath;
   if (typeof nodePath !== 'string' || !nodePath.startsWith('/')) throw new ConfigError('nodePath must be an absolute path.');
-  if (options.onProcess !== undefined && typeof options.onProcess !== 'function') throw new ConfigError('onProcess must be a function.');
   if (options.onPhases !== undefined && typeof options.onPhases !== 'function') throw new ConfigError('onPhases must be a function.');
-
-  return Object.freeze({
-    sandbox,
-    timeout,
-    maxOutputBytes,
-    maxFrameBytes,
-    maxPendingCalls,
-    maxPendingArgsBytes,
-    maxProgramBytes,
-    memoryMb,
-    rssLimitMb,
-    rssIntervalMs,
-    maxTasks,
-    tmpMaxBytes,
-    pool,
-    processes,
-    nodePath,
-    maxStdioBytes: MAX_STDIO_CAPTURE_BYTES,
-    exitDrainGraceMs: EXIT_DRAIN_GRACE_MS,
-    onProcess: options.onProcess,
-    onPhases: phaseSinkOf(options.onPhases),
-  });
-}
-
-function knownKeys(value: object, known: readonly string[], field: string): void {
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new ConfigError(`${field} has an unknown field "${key}" (known: ${known.join(', ')}).`);
-  }
-}
-
-function positiveInteger(value: unknown, fallback: number, field: string, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new ConfigError(`${field} must be an integer >= ${min}, got ${JSON.stringify(value) ?? String(value)}.`);
-  }
-  return value;
-}
-
-function nonNegativeInteger(value: unknown, fallback: number, field: string): number {
-  return positiveInteger(value, fallback, field, 0);
+  return Object.freeze({ ...shared, nodePath, onPhases: phaseSinkOf(options.onPhases) });
 }

@@ -1,15 +1,19 @@
-// One program on one ready child: sends the run frame, validates every frame that comes back as
-// hostile input, dispatches binding calls, keeps the output ledger, enforces deadline, abort and
-// memory, and settles exactly once: abort outstanding calls, kill the tree, wait for the exit.
+// One program on one ready child, for any interpreter: sends the run frame, validates every frame
+// that comes back as hostile input (docs/control-channel.md), dispatches binding calls, keeps the
+// output ledger, enforces deadline, abort and memory, and settles exactly once. A stateless run
+// always kills the tree; an in-memory run keeps the process when the program itself finished (a
+// value or an exception) and kills it for anything the host had to stop (docs/in-memory-mode.md).
 
 import { capErrorMessage } from '../error-text.js';
-import type { ErrorCode, ErrorInfo } from '../errors.js';
+import type { ErrorInfo } from '../errors.js';
 import { checkJson, type JsonValue } from '../json.js';
 import { MAX_ERROR_MESSAGE_BYTES, MAX_FRAME_DEPTH, MAX_QUEUED_REPLY_BYTES } from '../limits.js';
 import { Deadline } from '../ptc-runtime/deadline.js';
-import type { BindingFunction, ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
-import { encodeFrame, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
-import { describeExit, type ChildExit, type ProgramChild } from './program-child.js';
+import type { ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
+import { encodeFrame, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from '../ptc-runtime-node/frames.js';
+import type { ChildExit } from './child-exit.js';
+import type { ProcessChild } from './process-child.js';
+import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, type SessionTexts } from './session-texts.js';
 
 /** The child's limits minus those that follow from fixed host limits (frame depth, error text). */
 export interface SessionLimits extends Omit<ChildLimits, 'maxValueDepth' | 'maxErrorMessageBytes'> {
@@ -19,10 +23,10 @@ export interface SessionLimits extends Omit<ChildLimits, 'maxValueDepth' | 'maxE
 }
 
 export interface SessionInput {
-  readonly child: ProgramChild;
+  readonly child: ProcessChild;
   readonly sandbox: SandboxReport;
   readonly spec: ResolvedRunSpec;
-  /** The stripped program (strip.ts). */
+  /** The program as the child runs it (Node: the stripped wrapper; Python: the text itself). */
   readonly code: string;
   readonly limits: SessionLimits;
   /** Epoch ms when the deadline expires (measured from the start of run()). */
@@ -31,21 +35,40 @@ export interface SessionInput {
   readonly closeSignal: AbortSignal;
   /** Track descendants on every watchdog tick (no pid namespace kills them for us). */
   readonly trackDescendants: boolean;
+  readonly texts: SessionTexts;
+  /** In-memory mode: run in the child's kept namespace, and keep the process if the program finishes. */
+  readonly keep: boolean;
+  /** The id the child's next call will carry (ids grow across the runs of a kept process). */
+  readonly firstCallId: number;
+  /** Lines put before the program's own logs (the in-memory reset note); they count in the ledger. */
+  readonly notes: readonly string[];
 }
 
-export function runSession(input: SessionInput): Promise<RunResult> {
-  return new Promise<RunResult>((resolve) => new Session(input, resolve).start());
+export interface SessionOutcome {
+  readonly result: RunResult;
+  /** The process is still alive and idle, its namespace intact (only when `keep` was asked). */
+  readonly kept: boolean;
+  readonly nextCallId: number;
+  /** Why the process was lost, when the host had to kill it. */
+  readonly lostBecause?: string;
 }
+
+export function runSession(input: SessionInput): Promise<SessionOutcome> {
+  return new Promise<SessionOutcome>((resolve) => new Session(input, resolve).start());
+}
+
+const ABORTED: ErrorInfo = { code: 'ABORTED', message: 'the run was aborted' };
+const CLOSED: ErrorInfo = { code: 'ABORTED', message: 'the runtime was closed' };
 
 class Session {
   readonly #input: SessionInput;
-  readonly #resolve: (result: RunResult) => void;
+  readonly #resolve: (outcome: SessionOutcome) => void;
   readonly #logs: string[] = [];
   readonly #calls = new AbortController();
   readonly #pending = new Map<number, number>();
   #outputBytes = 0;
   #pendingArgsBytes = 0;
-  #lastCallId = 0;
+  #lastCallId: number;
   #settled = false;
   /** Reply lines not yet written: the replies of one turn of the event loop go out in one write. */
   #outgoing: string[] = [];
@@ -58,29 +81,31 @@ class Session {
   readonly #holdDeadline = (): (() => void) => this.#deadline?.hold() ?? (() => {});
   #onClose: (() => void) | undefined;
 
-  constructor(input: SessionInput, resolve: (result: RunResult) => void) {
+  constructor(input: SessionInput, resolve: (outcome: SessionOutcome) => void) {
     this.#input = input;
     this.#resolve = resolve;
+    this.#lastCallId = input.firstCallId - 1;
   }
 
   start(): void {
     const { child, spec, limits } = this.#input;
+    for (const note of this.#input.notes) this.#onLog(note);
     const signal = spec.signal;
     if (signal?.aborted) {
-      this.#settle({ error: abortedError() });
+      this.#settle({ error: ABORTED }, 'the run was aborted');
       return;
     }
     if (signal !== undefined) {
-      this.#onAbort = () => this.#settle({ error: abortedError() });
+      this.#onAbort = () => this.#settle({ error: ABORTED }, 'the run was aborted');
       signal.addEventListener('abort', this.#onAbort, { once: true });
     }
     if (this.#input.closeSignal.aborted) {
-      this.#settle({ error: { code: 'ABORTED', message: 'the runtime was closed' } });
+      this.#settle({ error: CLOSED }, 'the runtime was closed');
       return;
     }
-    this.#onClose = () => this.#settle({ error: { code: 'ABORTED', message: 'the runtime was closed' } });
+    this.#onClose = () => this.#settle({ error: CLOSED }, 'the runtime was closed');
     this.#input.closeSignal.addEventListener('abort', this.#onClose, { once: true });
-    this.#deadline = new Deadline(this.#input.deadlineAt, () => this.#settle({ error: timeoutError(spec.timeoutMs) }));
+    this.#deadline = new Deadline(this.#input.deadlineAt, () => this.#settle({ error: timeoutError(spec.timeoutMs, this.#input.texts.calls) }, 'the previous program timed out'));
     this.#watchdog = setInterval(() => this.#watch(), limits.rssIntervalMs);
 
     child.attach({
@@ -100,7 +125,8 @@ class Session {
         }),
       ),
       limits: {
-        maxOutputBytes: limits.maxOutputBytes,
+        // The notes before the program already count against its output.
+        maxOutputBytes: limits.maxOutputBytes - this.#outputBytes,
         maxFrameBytes: limits.maxFrameBytes,
         maxPendingCalls: limits.maxPendingCalls,
         maxPendingArgsBytes: limits.maxPendingArgsBytes,
@@ -108,6 +134,7 @@ class Session {
         maxValueDepth: MAX_FRAME_DEPTH - 1,
         maxErrorMessageBytes: MAX_ERROR_MESSAGE_BYTES,
       },
+      ...(this.#input.keep ? { keep: true } : {}),
     });
   }
 
@@ -116,14 +143,10 @@ class Session {
     const { child, limits } = this.#input;
     const rss = child.residentBytes();
     if (rss !== undefined && rss > limits.rssLimitBytes) {
-      this.#settle({
-        error: {
-          code: 'MEMORY_LIMIT',
-          message:
-            `the program's process used more than its ${mib(limits.rssLimitBytes)} MiB memory limit (${mib(rss)} MiB resident); ` +
-            'process the data in smaller pieces (stream it, or keep only what you need)',
-        },
-      });
+      this.#settle(
+        { error: memoryLimitError(limits.rssLimitBytes, rss, this.#input.texts.memoryHint) },
+        'the previous program hit the memory limit',
+      );
       return;
     }
     if (this.#input.trackDescendants) child.trackDescendants();
@@ -151,7 +174,7 @@ class Session {
         return;
       case 'done':
         if (!frame.ok) {
-          this.#settle({ error: { code: frame.error.code, message: frame.error.message } });
+          this.#settle({ error: { code: frame.error.code, message: frame.error.message } }, undefined, true);
           return;
         }
         this.#onValue(frame.value);
@@ -163,7 +186,7 @@ class Session {
     // Each line also costs its newline, so a flood of empty lines is bounded too.
     const bytes = Buffer.byteLength(text, 'utf8') + 1;
     if (this.#outputBytes + bytes > this.#input.limits.maxOutputBytes) {
-      this.#settle({ error: outputLimitError(this.#input.limits.maxOutputBytes) });
+      this.#settle({ error: outputLimitError(this.#input.limits.maxOutputBytes) }, 'the previous program exceeded the output limit');
       return;
     }
     this.#outputBytes += bytes;
@@ -180,7 +203,7 @@ class Session {
 
   #onValue(value: JsonValue | undefined): void {
     if (value === undefined) {
-      this.#settle({});
+      this.#settle({}, undefined, true);
       return;
     }
     // The frame's depth was bounded before parsing, so this cannot recurse without limit; a value that
@@ -194,10 +217,10 @@ class Session {
     }
     const bytes = Buffer.byteLength(json, 'utf8');
     if (this.#outputBytes + bytes > this.#input.limits.maxOutputBytes) {
-      this.#settle({ error: outputLimitError(this.#input.limits.maxOutputBytes) });
+      this.#settle({ error: outputLimitError(this.#input.limits.maxOutputBytes) }, 'the previous program exceeded the output limit');
       return;
     }
-    this.#settle({ value });
+    this.#settle({ value }, undefined, true);
   }
 
   #onCall(frame: CallFrame, bytes: number): void {
@@ -242,7 +265,10 @@ class Session {
     try {
       body();
     } catch (error) {
-      this.#settle({ error: { code: 'PROTOCOL', message: `the host could not reply to a binding call: ${describeError(error)}` } });
+      this.#settle(
+        { error: { code: 'PROTOCOL', message: `the host could not reply to a binding call: ${describeError(error)}` } },
+        'a protocol failure',
+      );
     }
   }
 
@@ -334,21 +360,28 @@ class Session {
     if (queued > MAX_QUEUED_REPLY_BYTES) {
       this.#protocol(
         `the program stopped reading its replies (${queued} bytes queued, more than ${MAX_QUEUED_REPLY_BYTES}); ` +
-          'do not block the event loop while binding calls are in flight',
+          `do not block the event loop while ${this.#input.texts.calls} are in flight`,
       );
     }
   }
 
   #onChildExit(exit: ChildExit): void {
     if (this.#settled) return;
-    this.#settle({ error: exitError(exit, this.#input.limits.memoryMb) });
+    this.#settle({ error: this.#input.texts.exitError(exit, this.#input.limits.memoryMb) }, 'the previous program ended its process');
   }
 
   #protocol(reason: string): void {
-    this.#settle({ error: { code: 'PROTOCOL', message: `the program broke the control channel protocol: ${reason}` } });
+    this.#settle(
+      { error: { code: 'PROTOCOL', message: `the program broke the control channel protocol: ${reason}` } },
+      'the previous program broke the control channel',
+    );
   }
 
-  #settle(outcome: { value?: JsonValue; error?: ErrorInfo }): void {
+  /**
+   * `byProgram`: the child reported `done` itself, so its process is in a known state and an in-memory
+   * run may keep it; every other settlement kills it (`lost` says why, for the next run's note).
+   */
+  #settle(outcome: { value?: JsonValue; error?: ErrorInfo }, lost: string | undefined, byProgram = false): void {
     if (this.#settled) return;
     this.#settled = true;
     this.#outgoing = [];
@@ -365,83 +398,18 @@ class Session {
       ...(error === undefined ? {} : { error }),
       sandbox: this.#input.sandbox,
     };
+    const { child } = this.#input;
+    const nextCallId = this.#lastCallId + 1;
+    if (this.#input.keep && byProgram && child.viable) {
+      child.detach();
+      this.#resolve({ result, kept: true, nextCallId });
+      return;
+    }
     // Without a pid namespace, catch descendants started since the last watchdog tick before the kill.
-    if (this.#input.trackDescendants) this.#input.child.trackDescendants();
-    void this.#input.child.dispose().then(() => this.#resolve(result));
+    if (this.#input.trackDescendants) child.trackDescendants();
+    void child.dispose().then(() => this.#resolve({ result, kept: false, nextCallId, ...(lost === undefined ? {} : { lostBecause: lost }) }));
   }
 }
 
 /** Replies written together at most: small, so a batch never delays the queued-bytes check much. */
 const REPLY_BATCH_BYTES = 64 * 1024;
-
-/** The binding function for `global[member]`, own members only (a null-prototype table from resolve). */
-function lookupBinding(spec: ResolvedRunSpec, global: string, member: string): BindingFunction | undefined {
-  const binding = spec.bindings.find((candidate) => candidate.global === global);
-  if (binding === undefined || !Object.prototype.hasOwnProperty.call(binding.functions, member)) return undefined;
-  const fn: unknown = binding.functions[member];
-  return typeof fn === 'function' ? (fn as BindingFunction) : undefined;
-}
-
-/**
- * Why the process ended before the program returned. MEMORY_LIMIT needs evidence the program cannot
- * forge (docs/sandbox.md, "Memory"): a real SIGABRT (bwrap's exit code is decoded into a signal only
- * when the seccomp exit rule made it truthful), V8's out-of-memory report, and a resident size the
- * watchdog saw near the heap limit. Text on stderr or an exit code alone is an EXCEPTION.
- */
-function exitError(exit: ChildExit, memoryMb: number): ErrorInfo {
-  const oomText = /heap out of memory|Reached heap limit|allocation failed/i.test(exit.stderr);
-  const nearLimit = exit.peakResidentBytes >= memoryMb * 1024 * 1024 * OOM_MIN_RESIDENT_FRACTION;
-  if (exit.signal === 'SIGABRT' && oomText && nearLimit) {
-    return {
-      code: 'MEMORY_LIMIT',
-      message: `the program ran out of heap memory (limit ${memoryMb} MiB); process the data in smaller pieces`,
-    };
-  }
-  const tail = exit.stderr.trim().split('\n').slice(-3).join(' | ').slice(-400);
-  return {
-    code: 'EXCEPTION',
-    message: `the program's process ended before the program returned (${describeExit(exit.code, exit.signal)})${tail === '' ? '' : `: ${tail}`}`,
-  };
-}
-
-/** A V8 heap that hit its limit has most of it resident; a fake abort from a small program does not. */
-const OOM_MIN_RESIDENT_FRACTION = 0.75;
-
-/** An error's text for a message, whatever was thrown (a getter on it may throw too). */
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return 'an unprintable error';
-  }
-}
-
-/** A child-chosen name inside a message: short enough to never dominate it. */
-function preview(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
-
-function timeoutError(timeoutMs: number): ErrorInfo {
-  return {
-    code: 'TIMEOUT',
-    message: `the program did not finish within ${timeoutMs} ms (the deadline includes awaited binding calls); do less per program or allow more time`,
-  };
-}
-
-function abortedError(): ErrorInfo {
-  return { code: 'ABORTED', message: 'the run was aborted' };
-}
-
-function outputLimitError(maxOutputBytes: number): ErrorInfo {
-  const code: ErrorCode = 'OUTPUT_LIMIT';
-  return {
-    code,
-    message:
-      `the program's output exceeded ${maxOutputBytes} bytes (logs plus the returned value); ` +
-      'log less (counts, the first items, a summary) and return only what is needed',
-  };
-}
-
-function mib(bytes: number): number {
-  return Math.round(bytes / (1024 * 1024));
-}

@@ -1,79 +1,27 @@
-// One child process that will run one program: its sandbox launch (through spawnConfined), its
-// control channel and stdio, its exit and its cleanup. Started ahead of time by the pool (or on
-// demand); a run attaches a listener once it is ready. Whatever happens, dispose() kills the whole
-// tree and resolves once none of it can run code again; the rest of the cleanup (the exit event, the
-// private temp dir made only where the backend has no private /tmp of its own, the pids group)
-// follows, and `cleanedUp` resolves when it is done (docs/runtime-lifecycle.md, "Settling").
+// One child process that runs programs, for any interpreter: its sandbox launch (through
+// spawnConfined), its control channel and stdio, its exit and its cleanup. Started ahead of time by
+// the pool (or on demand); a run attaches a listener once it is ready and, when an in-memory run
+// keeps the process, detaches it again. The language provider says only what to start
+// (ChildCommand). Whatever happens, dispose() kills the whole tree and resolves once none of it can
+// run code again; the rest of the cleanup (the exit event, the private temp dir made only where the
+// backend has no private /tmp, the pids group) follows, and `cleanedUp` resolves when it is done
+// (docs/runtime-lifecycle.md, "Settling").
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { HarnessError, RuntimeUnavailableError } from '../errors.js';
-import type { SandboxMode, SandboxReport } from '../ptc-runtime/types.js';
-import { BOOTSTRAP_INPUT_ARGS, bootstrapSource } from './bootstrap-source.js';
-import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
-import { LineDecoder } from './line-decoder.js';
+import type { SandboxReport } from '../ptc-runtime/types.js';
+import { encodeFrame, parseChildFrame, type ChildFrame } from '../ptc-runtime-node/frames.js';
+import { LineDecoder } from '../ptc-runtime-node/line-decoder.js';
+import { runTempDirPrefix, spawnConfined, type ConfinedProcess } from '../sandbox/index.js';
 import { residentBytes } from '../sandbox/proc-tree.js';
-import {
-  defaultSandboxEnv,
-  planLaunch,
-  runTempDirPrefix,
-  sandboxPolicyOf,
-  selectBackend,
-  spawnConfined,
-  type ConfinedProcess,
-  type WorkspacePolicy,
-} from '../sandbox/index.js';
-import type { LaunchPlan } from '../sandbox/types.js';
 import { clearCachedProbe } from '../sandbox/probe-cache.js';
-import { PhaseRecorder, type PhaseTrace, type RunPhase } from './trace.js';
-
-/** A process event, for diagnostics and tests (which pids belong to which run). */
-export interface ChildProcessEvent {
-  /** `spawn`: a child started (maybe ahead of time); `run`: it was given a program; `exit`: it is gone. */
-  readonly type: 'spawn' | 'run' | 'exit';
-  /** The spawned process (bwrap when sandboxed; its process group is killed at settlement). */
-  readonly pid: number;
-  /** The Node process running the program (differs from `pid` under bwrap); known from `run` on. */
-  readonly programPid?: number;
-}
-
-/** How to start children; fixed per runtime and policy. */
-export interface ChildLaunchOptions {
-  readonly mode: SandboxMode;
-  readonly nodePath: string;
-  readonly memoryMb: number;
-  readonly processes: boolean;
-  readonly maxFrameBytes: number;
-  readonly maxStdioBytes: number;
-  readonly exitDrainGraceMs: number;
-  /** What the program may read, write and reach (the run's widenings applied). */
-  readonly policy: WorkspacePolicy;
-  /** Tasks alive at once in the sandbox (pids group, bwrap only, where one can be made). */
-  readonly maxTasks: number;
-  /** Size of bwrap's private /tmp (the program's TMPDIR there), in bytes. */
-  readonly tmpMaxBytes: number;
-  readonly onProcess?: ((event: ChildProcessEvent) => void) | undefined;
-  /** Receives the phases of each child that ran a program (tracing on); undefined: tracing off. */
-  readonly onPhases?: ((trace: PhaseTrace) => void) | undefined;
-}
-
-export interface ChildExit {
-  /** The exit code the program's process chose; null when a signal ended it. */
-  readonly code: number | null;
-  /**
-   * The signal that ended the program's process. Truthful under bwrap too: there the exit-status rule
-   * of the seccomp filter makes 128 + N mean signal N (docs/sandbox.md, "Memory"), and it is decoded here.
-   */
-  readonly signal: NodeJS.Signals | null;
-  /** The tail of the child's real stderr (crash reports, V8's out-of-memory message). */
-  readonly stderr: string;
-  /** The largest resident size the watchdog saw, in bytes (0 when never sampled). */
-  readonly peakResidentBytes: number;
-}
+import { decodeSignalExit, describeExit, tailNote, type ChildExit } from './child-exit.js';
+import { planChild, type ChildLaunchOptions, type HostLine } from './child-launch.js';
+import { PhaseRecorder, type RunPhase } from './trace.js';
 
 /** What a run hears from its child. */
 export interface ChildListener {
@@ -84,18 +32,8 @@ export interface ChildListener {
   onExit(exit: ChildExit): void;
 }
 
-/**
- * The runtime's own experimental features (dynamic import in vm scripts, the permission model) must
- * not print warnings into the program's captured stderr. Node older than 20.11 lacks the flag, so it
- * is only passed to the host's own Node binary, whose flags we can ask.
- */
-function quietFlags(nodePath: string): string[] {
-  return nodePath === process.execPath && process.allowedNodeEnvironmentFlags.has('--disable-warning')
-    ? ['--disable-warning=ExperimentalWarning']
-    : [];
-}
 /** Children whose processes may still exist: killed synchronously if the host exits. */
-const live = new Set<ProgramChild>();
+const live = new Set<ProcessChild>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
@@ -107,7 +45,7 @@ function installExitHook(): void {
   });
 }
 
-export class ProgramChild {
+export class ProcessChild {
   readonly #options: ChildLaunchOptions;
   readonly #decoder: LineDecoder;
   /** Resolves once the bootstrap said `ready`; rejects (HarnessError) if the launch fails first. */
@@ -126,7 +64,6 @@ export class ProgramChild {
   #listener: ChildListener | undefined;
   #broken: string | undefined;
   #exit: ChildExit | undefined;
-  #exitNotified = false;
   #channelEnded = false;
   #stderrTail = '';
   #disposing: Promise<void> | undefined;
@@ -154,7 +91,7 @@ export class ProgramChild {
     live.add(this);
     installExitHook();
     this.#launching = this.#launch().catch((error: unknown) => {
-      this.#failReady(error instanceof HarnessError ? error : new RuntimeUnavailableError(`Could not start the program process: ${errorText(error)}`));
+      this.#failReady(error instanceof HarnessError ? error : new RuntimeUnavailableError(`Could not start ${options.texts.start}: ${errorText(error)}`));
     });
   }
 
@@ -171,9 +108,9 @@ export class ProgramChild {
     return this.#programPid;
   }
 
-  /** Ready and usable: launched, said `ready`, not exited, no stray frame seen. */
+  /** Ready and idle: launched, said `ready`, no run attached, not exited, no stray frame seen. */
   get usable(): boolean {
-    return this.#readyDone && this.#exit === undefined && this.#broken === undefined && this.#disposing === undefined;
+    return this.#readyDone && this.#exit === undefined && this.#broken === undefined && this.#disposing === undefined && this.#listener === undefined;
   }
 
   /** Still usable or on its way there. */
@@ -185,18 +122,9 @@ export class ProgramChild {
     const o = this.#options;
     // Under bwrap TMPDIR is the sandbox's own size-capped /tmp and nothing is made on the host;
     // elsewhere a private host dir (uncapped), named so a later host can sweep it if this one dies.
-    const backend = await selectBackend(o.mode, 'node');
-    if (backend !== 'bwrap' && this.#disposing === undefined) this.#tmpDir = mkdtempSync(runTempDirPrefix());
-    const tmp = this.#tmpDir;
-    const plan: LaunchPlan = await planLaunch({
-      kind: 'node',
-      command: o.nodePath,
-      args: [`--max-old-space-size=${o.memoryMb}`, ...quietFlags(o.nodePath), ...BOOTSTRAP_INPUT_ARGS],
-      policy: sandboxPolicyOf(o.policy, defaultSandboxEnv(o.policy.cwd, tmp === undefined ? {} : { tmpDir: tmp }), tmp === undefined ? {} : { privateDir: tmp }),
-      mode: o.mode,
-      firstFreeFd: 4,
-      tmpMaxBytes: o.tmpMaxBytes,
-      truthfulExit: true,
+    const { plan, stdin: bootstrap } = await planChild(o, () => {
+      if (this.#disposing === undefined) this.#tmpDir = mkdtempSync(runTempDirPrefix());
+      return this.#tmpDir;
     });
     this.#sandbox = { backend: plan.backend, enforced: plan.enforced };
     if (this.#disposing !== undefined) {
@@ -211,18 +139,15 @@ export class ProgramChild {
     this.#confined = confined;
     this.#proc = proc;
     proc.on('error', (error) => {
-      this.#failReady(new RuntimeUnavailableError(`Could not start the program process (${plan.command}): ${error.message}`));
+      this.#failReady(new RuntimeUnavailableError(`Could not start ${o.texts.start} (${plan.command}): ${error.message}`));
       this.#onExit(null, null);
     });
     proc.on('exit', (code, signal) => this.#onExit(code, signal));
     const [stdin, stdout, stderr, channel] = proc.stdio as unknown as [Writable, Readable, Readable, Socket];
     this.#channel = channel;
-    stdin.on('error', () => undefined);
-    channel.on('error', () => undefined);
-    stdout.on('error', () => undefined);
-    stderr.on('error', () => undefined);
-    // The real stdout is not part of the result (console and process.stdout are captured over fd 3);
-    // drain it so a program writing to fd 1 directly never blocks.
+    for (const stream of [stdin, stdout, stderr, channel]) stream.on('error', () => undefined);
+    // The real stdout is not part of the result (the program's output is captured over fd 3); drain
+    // it so a program (or a process it starts) writing to fd 1 directly never blocks.
     stdout.resume();
     stderr.setEncoding('utf8');
     stderr.on('data', (chunk: string) => {
@@ -231,8 +156,7 @@ export class ProgramChild {
     channel.on('data', (chunk: Buffer) => this.#onData(chunk));
     channel.on('end', () => this.#onChannelEnd());
     channel.on('close', () => this.#onChannelEnd());
-    // The bootstrap arrives on stdin; its end is the program's stdin EOF.
-    stdin.end(bootstrapSource());
+    stdin.end(bootstrap);
     if (proc.pid !== undefined) o.onProcess?.({ type: 'spawn', pid: proc.pid });
     this.#setRef(false);
   }
@@ -273,12 +197,13 @@ export class ProgramChild {
       }
       return;
     }
-    if (this.#listener === undefined) {
+    const listener = this.#listener;
+    if (listener === undefined) {
       this.#bad(`an unexpected ${parsed.frame.type} frame from an idle child`);
       return;
     }
     if (this.#trace !== undefined && parsed.frame.type === 'done') this.#trace.mark('done');
-    this.#listener.onFrame(parsed.frame, Buffer.byteLength(line, 'utf8'));
+    listener.onFrame(parsed.frame, Buffer.byteLength(line, 'utf8'));
   }
 
   #bad(reason: string): void {
@@ -286,9 +211,9 @@ export class ProgramChild {
       this.#listener.onBadFrame(reason);
       return;
     }
-    // Nobody runs on this child yet: it can never be used.
+    // Nobody runs on this child: it can never be used (a frame between kept runs is a program's doing).
     this.#broken ??= reason;
-    this.#failReady(new RuntimeUnavailableError(`The program process misbehaved while starting: ${reason}`));
+    this.#failReady(new RuntimeUnavailableError(`${this.#options.texts.process} misbehaved while starting: ${reason}`));
     void this.dispose();
   }
 
@@ -300,9 +225,7 @@ export class ProgramChild {
     // bwrap itself refused to start (it prefixes its errors): a remembered probe success is stale.
     if (!this.#readyDone && this.#sandbox?.backend === 'bwrap' && this.#stderrTail.includes('bwrap:')) clearCachedProbe();
     this.#failReady(
-      new RuntimeUnavailableError(
-        `The program process exited before it was ready (${describeExit(code, signal)})${tailNote(this.#stderrTail)}`,
-      ),
+      new RuntimeUnavailableError(`${this.#options.texts.exited} exited before it was ready (${describeExit(code, signal)})${tailNote(this.#stderrTail)}`),
     );
     const pid = this.#proc?.pid;
     if (pid !== undefined) this.#options.onProcess?.({ type: 'exit', pid, ...(this.#programPid === undefined ? {} : { programPid: this.#programPid }) });
@@ -312,8 +235,7 @@ export class ProgramChild {
     }
     // Frames written just before the exit may still sit in the pipe: read them first, but do not wait
     // forever for a descendant that holds the channel open.
-    const timer = setTimeout(() => this.#notifyExit(), this.#options.exitDrainGraceMs);
-    timer.unref();
+    setTimeout(() => this.#notifyExit(), this.#options.exitDrainGraceMs).unref();
   }
 
   #onChannelEnd(): void {
@@ -325,26 +247,27 @@ export class ProgramChild {
     }
     // A program that closed fd 3 can never report again: end its run now rather than at the deadline,
     // once an exit that merely closed the channel first had its chance to arrive.
-    const timer = setTimeout(() => {
+    setTimeout(() => {
       if (this.#exit === undefined && this.#listener !== undefined) this.#bad('the program closed its control channel');
-    }, this.#options.exitDrainGraceMs);
-    timer.unref();
+    }, this.#options.exitDrainGraceMs).unref();
   }
 
+  /** Tells the attached run (once) that the process is gone. */
   #notifyExit(): void {
-    if (this.#exitNotified || this.#exit === undefined) return;
-    this.#exitNotified = true;
-    this.#listener?.onExit({ ...this.#exit, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident });
+    if (this.#exit === undefined) return;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.onExit({ ...this.#exit, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident });
   }
 
-  /** The chain from the spawned process down to the program's own Node process (under bwrap: monitor, init, node). */
+  /** The chain from the spawned process down to the program's own process (under bwrap: monitor, init, interpreter). */
   #recordChain(): void {
     if (this.#programPid !== undefined || this.#confined === undefined) return;
     const chain = this.#confined.recordChain();
     if (chain.length > 0) this.#programPid = chain[chain.length - 1] as number;
   }
 
-  /** Hands the ready child to a run; frames and the exit now go to `listener`. */
+  /** Hands the ready child to a run; frames and the exit now go to `listener` until detach(). */
   attach(listener: ChildListener): void {
     this.#listener = listener;
     this.#setRef(true);
@@ -356,11 +279,17 @@ export class ProgramChild {
     if (this.#exit !== undefined) this.#notifyExit();
   }
 
+  /** The run settled and keeps this process (in-memory mode): idle again, not keeping the host alive. */
+  detach(): void {
+    this.#listener = undefined;
+    this.#setRef(false);
+  }
+
   /**
    * Writes one frame (`encoded` is its line when the caller already has it) and returns the bytes now
    * queued on the channel that the child has not read yet, so a run can bound them.
    */
-  send(frame: HostFrame, encoded?: string): number {
+  send(frame: HostLine, encoded?: string): number {
     const channel = this.#channel;
     if (channel === undefined || channel.destroyed || this.#exit !== undefined) return 0;
     // A Buffer, so that writableLength counts bytes (for a string it counts UTF-16 code units).
@@ -373,7 +302,7 @@ export class ProgramChild {
   residentBytes(): number | undefined {
     const pid = this.#programPid;
     const bytes = pid === undefined ? undefined : residentBytes(pid);
-    // Evidence for a V8 out-of-memory abort: a fake one never got near the heap limit.
+    // Evidence for an interpreter's out-of-memory abort: a fake one never got near the limit.
     if (bytes !== undefined && bytes > this.#peakResident) this.#peakResident = bytes;
     return bytes;
   }
@@ -381,10 +310,6 @@ export class ProgramChild {
   /** Remembers the current descendants so a later kill reaches those that left the process group. */
   trackDescendants(): void {
     if (this.#exit === undefined) this.#confined?.trackDescendants();
-  }
-
-  get exitInfo(): ChildExit | undefined {
-    return this.#exit === undefined ? undefined : { ...this.#exit, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident };
   }
 
   /**
@@ -422,7 +347,7 @@ export class ProgramChild {
   async #dispose(): Promise<void> {
     try {
       await this.#launching;
-      this.#failReady(new RuntimeUnavailableError('The program process was ended before it was ready.'));
+      this.#failReady(new RuntimeUnavailableError(`${this.#options.texts.process} was ended before it was ready.`));
       const confined = this.#confined;
       if (this.#proc !== undefined && confined !== undefined) {
         // Whoever awaits the disposal keeps the host alive until the exit arrives.
@@ -467,24 +392,6 @@ export class ProgramChild {
       else handle?.unref?.();
     }
   }
-}
-
-/** bwrap's 128 + N, trusted only when the plan made it truthful (LaunchPlan.signalExitCodes). */
-function decodeSignalExit(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null } {
-  if (signal !== null || code === null || code <= 128) return { code, signal };
-  const number = code - 128;
-  const name = (Object.keys(osConstants.signals) as NodeJS.Signals[]).find((key) => osConstants.signals[key] === number);
-  return name === undefined ? { code, signal } : { code: null, signal: name };
-}
-
-export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
-  if (signal !== null) return `killed by ${signal}`;
-  return `exit code ${String(code)}`;
-}
-
-function tailNote(stderr: string): string {
-  const tail = stderr.trim().split('\n').slice(-5).join('\n').slice(-600);
-  return tail === '' ? '' : `: ${tail}`;
 }
 
 function errorText(error: unknown): string {
