@@ -136,7 +136,7 @@ export const PYTHON_SDK_BINDING_DECLARATION = [
   'class Sdk:',
   '    """Read-only help about the tools, answered without calling any tool."""',
   '    async def describe(self, names: Union[str, List[str]], /) -> str:',
-  '        """Declarations (argument and return types, full descriptions) of the named tools, in TypeScript notation."""',
+  '        """Python declarations (argument and return types, full descriptions) of the named tools."""',
   '        ...',
   '',
   '    async def search(self, query: Union[str, Dict[str, JsonValue]], /) -> List[SdkSearchHit]:',

@@ -3,6 +3,7 @@
 // by the run's dispatch pool, observable as tool/ptc-dispatch events, and stopped completely when the
 // program settles.
 
+import { isSdkLanguage } from '../codegen/index.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
 import { AbortedError, HarnessError, type ErrorCode, type ErrorInfo } from '../errors.js';
@@ -114,7 +115,7 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
           bindings: [
             { global: 'tools', functions: bridge.functions(), errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } },
             // Not tools: answered here from the visible catalog, never dispatched (docs/large-catalogs.md).
-            createSdkBinding(tools.schemas(scope)),
+            createSdkBinding(tools.schemas(scope), isSdkLanguage(runtime.language) ? runtime.language : 'typescript'),
           ],
           cwd: options.cwd,
           ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),

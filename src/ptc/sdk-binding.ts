@@ -1,9 +1,10 @@
 // The read-only `sdk` global of a program (docs/large-catalogs.md): `sdk.describe` returns the
-// TypeScript declarations of named tools, from the same renderer as the full SDK, and `sdk.search`
+// declarations of named tools in the program's language, from the same renderer as the full SDK
+// (TypeScript, or Python under the Python runtime), and `sdk.search`
 // ranks tools for a query. Both answer on the host from the catalog visible when the run started;
 // they are not tools, so they never enter the registry pipeline and never appear as dispatches.
 
-import { renderTypeScriptSdk } from '../codegen/render-sdk.js';
+import { SDK_RENDERERS, type SdkLanguage } from '../codegen/index.js';
 import { InvalidArgsError, UnknownToolError } from '../errors.js';
 import type { JsonValue } from '../json.js';
 import { DEFAULT_SDK_SEARCH_LIMIT, MAX_SDK_DESCRIBE_NAMES, MAX_SDK_QUERY_CHARS, MAX_SDK_SEARCH_LIMIT } from '../limits.js';
@@ -57,11 +58,12 @@ export const SDK_BINDING_DECLARATION = [
   '}',
 ].join('\n');
 
-/** The `sdk` namespace over the tools visible to one run. */
-export function createSdkBinding(tools: readonly ToolSchema[]): BindingNamespace {
+/** The `sdk` namespace over the tools visible to one run; `describe` answers in `language`. */
+export function createSdkBinding(tools: readonly ToolSchema[], language: SdkLanguage = 'typescript'): BindingNamespace {
   const byName = new Map<string, ToolSchema>();
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-  const describe: BindingFunction = async (args) => describeTools(byName, args);
+  const render = SDK_RENDERERS[language];
+  const describe: BindingFunction = async (args) => describeTools(byName, args, render);
   const search: BindingFunction = async (args) => searchTools([...byName.values()], args);
   return {
     global: SDK_BINDING_GLOBAL,
@@ -70,7 +72,7 @@ export function createSdkBinding(tools: readonly ToolSchema[]): BindingNamespace
   };
 }
 
-function describeTools(byName: ReadonlyMap<string, ToolSchema>, args: JsonValue): string {
+function describeTools(byName: ReadonlyMap<string, ToolSchema>, args: JsonValue, render: (tools: readonly ToolSchema[]) => string): string {
   const names = typeof args === 'string' ? [args] : Array.isArray(args) ? args : undefined;
   if (names === undefined || names.length === 0 || !names.every((n): n is string => typeof n === 'string')) {
     throw new InvalidArgsError('sdk.describe takes a tool name or a non-empty array of names, e.g. sdk.describe(["memory__read_graph"]).');
@@ -86,7 +88,7 @@ function describeTools(byName: ReadonlyMap<string, ToolSchema>, args: JsonValue)
       `sdk.describe: no visible tool is named ${shown.join(', ')}${more}. Names are exact, e.g. "<server>__<tool>"; find them with sdk.search("words").`,
     );
   }
-  return renderTypeScriptSdk([...new Set(names)].map((n) => byName.get(n)!));
+  return render([...new Set(names)].map((n) => byName.get(n)!));
 }
 
 function searchTools(tools: readonly ToolSchema[], args: JsonValue): JsonValue {

@@ -157,6 +157,16 @@ describe('run_code under the Python runtime, through the registry', () => {
     expect((invalid.value as { result: unknown }).result).toBe('INVALID_ARGS');
   });
 
+  it('sdk.describe answers with Python declarations, the notation the program is written in', async () => {
+    const result = await runCode('return await sdk.describe(["look", "my-tool"])');
+    expect(result.isError, result.content).toBe(false);
+    const text = (result.value as { result: string }).result;
+    expect(text).toContain('class LookArgs(TypedDict');
+    expect(text).toContain('async def look(self, args: LookArgs, /)');
+    expect(text).toContain('"my-tool"');
+    expect(text).not.toMatch(/declare const tools|interface LookArgs/);
+  });
+
   it('reaches a name that is not an identifier, with a key that is a Python keyword', async () => {
     const result = await runCode('return await tools["my-tool"]({"from": "py"})');
     expect((result.value as { result: unknown }).result).toBe('got py');
