@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MEMORY_MB, DEFAULT_POOL_SIZE, DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, RSS_HEADROOM_MB } from '../limits.js';
+import { DEFAULT_MEMORY_MB, DEFAULT_POOL_MAX_SIZE, DEFAULT_POOL_SIZE, DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, RSS_HEADROOM_MB } from '../limits.js';
 import { resolveNodeRuntimeOptions, type NodeRuntimeOptions } from './options.js';
 
 describe('resolveNodeRuntimeOptions', () => {
@@ -21,7 +21,9 @@ describe('resolveNodeRuntimeOptions', () => {
     expect(config.timeout.minMs).toBe(10);
     expect(resolveNodeRuntimeOptions({ pool: false }).pool).toBe(false);
     expect(resolveNodeRuntimeOptions({ pool: { size: 1, refill: false } }).pool).toMatchObject({ size: 1, refill: false });
-    expect(resolveNodeRuntimeOptions().pool).toMatchObject({ refill: true });
+    expect(resolveNodeRuntimeOptions().pool).toMatchObject({ refill: true, maxSize: DEFAULT_POOL_MAX_SIZE });
+    // The ceiling is never below the floor.
+    expect(resolveNodeRuntimeOptions({ pool: { size: 4, maxSize: 3 } }).pool).toMatchObject({ size: 4, maxSize: 4 });
   });
 
   it('turns tracing on with onPhases', () => {
@@ -39,6 +41,7 @@ describe('resolveNodeRuntimeOptions', () => {
     ['frame smaller than a program', { limits: { maxFrameBytes: 2048, maxProgramBytes: 1024 } }, /^limits\.maxFrameBytes/],
     ['pool size', { pool: { size: 1.5 } }, /^pool\.size must be an integer >= 0/],
     ['pool refill', { pool: { refill: 'no' } }, /^pool\.refill must be a boolean/],
+    ['pool maxSize', { pool: { maxSize: 0 } }, /^pool\.maxSize must be an integer >= 1/],
     ['timeout', { timeout: { defaultMs: 10, minMs: 100 } }, /^timeout\.defaultMs/],
     ['processes', { processes: 'no' }, /^processes must be a boolean/],
     ['nodePath', { nodePath: 'node' }, /^nodePath must be an absolute path/],

@@ -5,8 +5,8 @@
 // drops the least recently used policy beyond its cap, and never keeps the host alive (idle children
 // and timers are unref'd). docs/runtime-lifecycle.md, "The pool".
 
-/** Ceiling the pool grows to for one policy under back-to-back runs, unless `maxSize` says otherwise. */
-export const DEFAULT_POOL_MAX_SIZE = 8;
+import { DEFAULT_POOL_MAX_SIZE } from '../limits.js';
+
 /** A refill waits until no run took a child or settled for this long, so spawns land between bursts. */
 export const POOL_REFILL_QUIET_MS = 30;
 /** Children of one policy booting at once (a boot is CPU-bound; more would only slow each other). */

@@ -8,6 +8,7 @@ import {
   DEFAULT_MEMORY_IDLE_MS,
   DEFAULT_MEMORY_MB,
   DEFAULT_POOL_IDLE_MS,
+  DEFAULT_POOL_MAX_SIZE,
   DEFAULT_POOL_SIZE,
   DEFAULT_TIMEOUT_MS,
   EXIT_DRAIN_GRACE_MS,
@@ -65,6 +66,11 @@ export interface ProcessRuntimeLimits {
 export interface ProcessPoolOptions {
   /** Warm children kept per policy (default DEFAULT_POOL_SIZE; 0 disables the pool). */
   readonly size?: number;
+  /**
+   * Children the pool may grow to for one policy while programs run back to back (default
+   * DEFAULT_POOL_MAX_SIZE, never below `size`; docs/runtime-lifecycle.md, "The pool").
+   */
+  readonly maxSize?: number;
   /** A warm child unused this long is ended (default DEFAULT_POOL_IDLE_MS). */
   readonly idleMs?: number;
   /** Policies (cwd plus widenings) the pool keeps children for at once (default MAX_POOL_POLICIES). */
@@ -109,7 +115,9 @@ export interface ProcessRuntimeConfig {
   readonly rssIntervalMs: number;
   readonly maxTasks: number;
   readonly tmpMaxBytes: number;
-  readonly pool: { readonly size: number; readonly idleMs: number; readonly maxPolicies: number; readonly refill: boolean } | false;
+  readonly pool:
+    | { readonly size: number; readonly maxSize: number; readonly idleMs: number; readonly maxPolicies: number; readonly refill: boolean }
+    | false;
   readonly processes: boolean;
   readonly execution: ProgramExecution;
   readonly memoryIdleMs: number;
@@ -182,13 +190,14 @@ export function resolveProcessRuntimeOptions(options: ProcessRuntimeOptions, rul
   if (options.pool !== false) {
     const input = options.pool ?? {};
     if (typeof input !== 'object' || input === null) throw new ConfigError('pool must be an object or false.');
-    knownKeys(input, ['size', 'idleMs', 'maxPolicies', 'refill'], 'pool');
+    knownKeys(input, ['size', 'maxSize', 'idleMs', 'maxPolicies', 'refill'], 'pool');
     const size = integer(input.size, DEFAULT_POOL_SIZE, 'pool.size', 0);
+    const maxSize = Math.max(size, integer(input.maxSize, DEFAULT_POOL_MAX_SIZE, 'pool.maxSize', 1));
     const idleMs = integer(input.idleMs, DEFAULT_POOL_IDLE_MS, 'pool.idleMs', 0);
     const maxPolicies = integer(input.maxPolicies, MAX_POOL_POLICIES, 'pool.maxPolicies', 1);
     const refill = input.refill ?? true;
     if (typeof refill !== 'boolean') throw new ConfigError('pool.refill must be a boolean.');
-    pool = size === 0 ? false : { size, idleMs, maxPolicies, refill };
+    pool = size === 0 ? false : { size, maxSize, idleMs, maxPolicies, refill };
   }
 
   const processes = options.processes ?? true;
