@@ -1,5 +1,6 @@
 // The `node-runtime` row: provides `ptcRuntime`, a Node runtime with the harness's sandbox mode and
-// deadline, closed when the row is disposed. Its config may set the runtime's limits.
+// deadline, closed when the row is disposed. Its config may set the runtime's limits and the
+// execution mode (`in-memory` keeps one process per conversation; docs/in-memory-mode.md).
 
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
@@ -14,6 +15,10 @@ const nodeRuntimeConfig = z
     limits: z.record(z.string(), z.number()).optional(),
     pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number(), refill: z.boolean() }).partial()]).optional(),
     processes: z.boolean().optional(),
+    /** `stateless` (default) or `in-memory`. */
+    execution: z.enum(['stateless', 'in-memory']).optional(),
+    /** In-memory mode: a kept process idle this long is ended. */
+    memoryIdleMs: z.number().optional(),
   })
   .default({});
 
@@ -38,6 +43,8 @@ export const nodeRuntimePlugin: Plugin<NodeRuntimeRowConfig> = {
       ...(config.limits ? { limits: config.limits } : {}),
       ...(pool !== undefined ? { pool } : {}),
       ...(config.processes !== undefined ? { processes: config.processes } : {}),
+      ...(config.execution !== undefined ? { execution: config.execution } : {}),
+      ...(config.memoryIdleMs !== undefined ? { memoryIdleMs: config.memoryIdleMs } : {}),
     } as NodeRuntimeOptions;
     const runtime = createNodeRuntime(options);
     ctx.effect(() => () => runtime.close());

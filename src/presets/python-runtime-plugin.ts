@@ -1,6 +1,6 @@
 // The `python-runtime` row: provides `ptcRuntime`, a Python runtime with the harness's sandbox mode
 // and deadline, closed when the row is disposed. Its config may set the runtime's limits and the
-// execution mode (`in-memory` keeps one process per conversation; docs/python-runtime.md). Also the
+// execution mode (`in-memory` keeps one process per conversation; docs/in-memory-mode.md). Also the
 // helpers `ptc exec file.py` and `--lang py` use to run a preset's tools under Python.
 
 import { z } from 'zod';
@@ -69,8 +69,8 @@ export function parseProgramLanguage(value: string): PtcLanguage | undefined {
 
 /**
  * A preset's rows with its runtime row set to `language`: a `node-runtime` row becomes a
- * `python-runtime` row (its timeout, limits, pool and processes carry over) or the reverse. Rows that
- * already match, and presets without a runtime row, are returned as they are.
+ * `python-runtime` row (its timeout, limits, pool, processes and execution mode carry over) or the
+ * reverse. Rows that already match, and presets without a runtime row, are returned as they are.
  */
 export function withRuntimeLanguage(rows: readonly PresetRow[], language: PtcLanguage): PresetRow[] {
   const wanted = language === 'python' ? PYTHON_RUNTIME_ROW : NODE_RUNTIME_ROW;
@@ -85,7 +85,7 @@ export function withRuntimeLanguage(rows: readonly PresetRow[], language: PtcLan
 function carriedConfig(config: unknown): Record<string, unknown> | undefined {
   if (typeof config !== 'object' || config === null) return undefined;
   const kept = Object.fromEntries(
-    Object.entries(config as Record<string, unknown>).filter(([key]) => ['timeout', 'limits', 'pool', 'processes'].includes(key)),
+    Object.entries(config as Record<string, unknown>).filter(([key]) => ['timeout', 'limits', 'pool', 'processes', 'execution', 'memoryIdleMs'].includes(key)),
   );
   return Object.keys(kept).length === 0 ? undefined : kept;
 }

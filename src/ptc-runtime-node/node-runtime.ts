@@ -1,8 +1,9 @@
 // createNodeRuntime: the Node provider of the ptc-runtime seam, a thin adapter over the shared
 // process runtime (src/ptc-runtime-process/). What is Node's own: the child is `node` reading the
 // CommonJS bootstrap on stdin with a V8 heap limit, programs are type-stripped on the host
-// (STRIP_FAILED before any child is involved), and a V8 out-of-memory abort is told apart from a
-// forged one when the process ends early.
+// (STRIP_FAILED before any child is involved) and, in in-memory mode, rewritten so their top-level
+// names outlive them (top-level-names.ts), and a V8 out-of-memory abort is told apart from a forged
+// one when the process ends early.
 
 import type { ErrorInfo } from '../errors.js';
 import { endedEarlyMessage, type ChildExit } from '../ptc-runtime-process/child-exit.js';
@@ -11,6 +12,7 @@ import { createProcessRuntime, type ProcessRuntime } from '../ptc-runtime-proces
 import { BOOTSTRAP_INPUT_ARGS, bootstrapSource } from './bootstrap-source.js';
 import { resolveNodeRuntimeOptions, type NodeRuntimeConfig, type NodeRuntimeOptions } from './options.js';
 import { stripProgram } from './strip.js';
+import { keepTopLevelNames } from './top-level-names.js';
 
 /** Globals the runtime defines in every program; bindings cannot take these names. */
 export const RUNTIME_GLOBALS: readonly string[] = ['console', 'require', 'process', 'Buffer'];
@@ -38,9 +40,12 @@ function nodeLanguage(config: NodeRuntimeConfig): ProcessLanguage<'typescript'> 
     language: 'typescript',
     name: 'Node',
     reservedGlobals: RUNTIME_GLOBALS,
-    prepare(program) {
+    prepare(program, keep) {
       const stripped = stripProgram(program);
-      return stripped.ok ? stripped : { ok: false, error: { code: 'STRIP_FAILED', message: stripped.message } };
+      if (!stripped.ok) return { ok: false, error: { code: 'STRIP_FAILED', message: stripped.message } };
+      if (!keep) return stripped;
+      const kept = keepTopLevelNames(stripped.code);
+      return kept.ok ? kept : { ok: false, error: { code: 'STRIP_FAILED', message: kept.message } };
     },
     command: () => ({ kind: 'node', command: config.nodePath, args, stdin: bootstrapSource() }),
     childTexts: { start: 'the program process', process: 'The program process', exited: 'The program process' },

@@ -3,8 +3,8 @@
 // erasable TypeScript only and load nothing but Node built-ins (with require: a CommonJS script is
 // ready sooner than an ES module, docs/control-channel.md "Hot path") and import only types. It
 // announces `ready` on fd 3, waits for one `run` frame, installs the program's globals, runs the
-// program once and reports `done`; the host then kills the process. It trusts the host's frames; the
-// host trusts nothing here.
+// program once and reports `done`; the host then kills the process (or, in in-memory mode, may send
+// the next program: child/in-memory.ts). It trusts the host's frames; the host trusts nothing here.
 
 'use strict';
 
@@ -18,6 +18,10 @@ const { inspect, types } = require('node:util') as typeof import('node:util');
 const vm = require('node:vm') as typeof import('node:vm');
 import type { JsonValue } from '../../json.js';
 import type { ChildBinding, ChildErrorCode, ChildLimits, HostFrame, ResultFrame, RunFrame } from '../frames.js';
+import type { KeptRunHooks, KeptRuns } from './in-memory.js';
+
+/** In-memory mode's child side, appended to this script by bootstrap-source.ts (child/in-memory.ts). */
+declare function createKeptRuns(hooks: KeptRunHooks): KeptRuns;
 
 // Taken before the program runs, so a program replacing these cannot reroute the bootstrap's own work.
 // The frames are built from these alone: no program-controlled toJSON, getter, Proxy trap or prototype
@@ -171,10 +175,26 @@ function onChannelRead(bytes: number, buffer: Buffer): void {
   onHostFrame(parseJson(start === 0 ? text : text.slice(start)) as HostFrame);
 }
 
+// A kept process (in-memory mode) runs a later program once the previous one is done.
+const keptRuns = createKeptRuns({
+  reset(): void {
+    finished = false;
+    outputBytes = 0;
+    pendingArgsBytes = 0;
+    pendingCalls.clear();
+    waitingCalls.length = 0;
+    rawPartial.stdout = '';
+    rawPartial.stderr = '';
+  },
+});
+
 function onHostFrame(frame: HostFrame): void {
   if (frame.type === 'run') {
     if (!started) {
       started = true;
+      keptRuns.begin(frame);
+      runProgram(frame);
+    } else if (finished && keptRuns.next(frame)) {
       runProgram(frame);
     }
   } else if (frame.type === 'result') {
