@@ -14,6 +14,7 @@ import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime } from '../
 import { memoryResetNote } from '../../src/ptc-runtime-process/index.js';
 import { createSessionWriter } from '../../src/session/index.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { alive } from '../helpers/process-state.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 let workspace: string;
@@ -27,16 +28,6 @@ afterAll(() => {
   fs.rmSync(workspace, { recursive: true, force: true });
   fs.rmSync(sessionDir, { recursive: true, force: true });
 });
-
-function alive(pid: number): boolean {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = text.slice(text.lastIndexOf(')') + 2)[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 describe('Node in-memory execution, runtime level', () => {
   let rt: NodeRuntime;

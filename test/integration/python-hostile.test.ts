@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapRequired } from '../helpers/bwrap.js';
+import { alive, cannotRunCode } from '../helpers/process-state.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startConnectionCounter, type ConnectionCounter } from '../helpers/connection-counter.js';
 import type { BindingFunction, BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
@@ -50,30 +51,6 @@ afterAll(async () => {
   await rt.close();
   await noProcesses.close();
 });
-
-function statFields(pid: number): string[] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  const state = statFields(pid)?.[0];
-  return state !== undefined && state !== 'Z' && state !== 'X';
-}
-
-/**
- * The settled guarantee (docs/runtime-lifecycle.md, "Settling"): gone, a zombie, or inside do_exit
- * (PF_EXITING, proc(5) field 9) with its address space dropped (vsize, field 23, is 0).
- */
-function cannotRunCode(pid: number): boolean {
-  const fields = statFields(pid);
-  if (fields === undefined || fields[0] === 'Z' || fields[0] === 'X') return true;
-  return (Number(fields[6]) & 0x4) !== 0 && fields[20] === '0';
-}
 
 function processesWith(marker: string): number[] {
   return readdirSync('/proc')
