@@ -2,7 +2,7 @@
 // before any preset row loads, so rows (shipped or the user's) build on the same policy and options.
 
 import type { PtcRuntime, SandboxMode } from '../ptc-runtime/types.js';
-import type { NodeRuntimePoolOptions } from '../ptc-runtime-node/options.js';
+import type { ProcessPoolOptions } from '../ptc-runtime-process/options.js';
 import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
 
 export interface HarnessSettings {
@@ -18,11 +18,11 @@ export interface HarnessSettings {
   /** A runtime the library user supplied: the `node-runtime` row provides it instead of creating one. */
   readonly runtime?: PtcRuntime;
   /**
-   * The warm pool of a Node runtime the `node-runtime` row creates, overriding the row's `pool`: the
-   * caller knows how it runs programs. `{ size: 1, refill: false }` for a one-shot run (`ptc exec`)
+   * The warm pool of the runtime a `node-runtime` or `python-runtime` row creates, overriding the
+   * row's `pool`: the caller knows how it runs programs. `{ size: 1, refill: false }` for a one-shot run (`ptc exec`)
    * starts exactly one child; `false` starts each child on demand (docs/runtime-lifecycle.md).
    */
-  readonly runtimePool?: NodeRuntimePoolOptions | false;
+  readonly runtimePool?: ProcessPoolOptions | false;
 }
 
 declare module '../context/context.js' {

@@ -15,7 +15,7 @@ const pythonRuntimeConfig = z
     timeout: z.strictObject({ defaultMs: z.number(), minMs: z.number(), maxMs: z.number() }).partial().optional(),
     /** createPythonRuntime's `limits` (rssLimitMb, maxOutputBytes, ...); it validates names and ranges. */
     limits: z.record(z.string(), z.number()).optional(),
-    pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number() }).partial()]).optional(),
+    pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number(), refill: z.boolean() }).partial()]).optional(),
     processes: z.boolean().optional(),
     /** `stateless` (default) or `in-memory`. */
     execution: z.enum(['stateless', 'in-memory']).optional(),
@@ -38,11 +38,13 @@ export const pythonRuntimePlugin: Plugin<PythonRuntimeRowConfig> = {
   apply(ctx, config) {
     const settings = ctx.harness;
     const timeout = { ...(settings.timeoutMs !== undefined ? { defaultMs: settings.timeoutMs } : {}), ...config.timeout };
+    // The caller's pool (a one-shot `ptc exec file.py` starts exactly one python3) over the row's.
+    const pool = settings.runtimePool ?? config.pool;
     const options = {
       sandbox: settings.sandbox,
       ...(Object.keys(timeout).length > 0 ? { timeout } : {}),
       ...(config.limits ? { limits: config.limits } : {}),
-      ...(config.pool !== undefined ? { pool: config.pool } : {}),
+      ...(pool !== undefined ? { pool } : {}),
       ...(config.processes !== undefined ? { processes: config.processes } : {}),
       ...(config.execution !== undefined ? { execution: config.execution } : {}),
       ...(config.memoryIdleMs !== undefined ? { memoryIdleMs: config.memoryIdleMs } : {}),

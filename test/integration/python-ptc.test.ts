@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { runAgent } from '../../src/agent/loop.js';
 import { createHarness, type Harness } from '../../src/harness.js';
 import { resolveModel } from '../../src/llm/index.js';
-import { createPythonRuntime, memoryResetNote } from '../../src/ptc-runtime-python/index.js';
+import { createPythonRuntime, memoryResetNote, type PythonRuntime } from '../../src/ptc-runtime-python/index.js';
 import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { createSessionWriter, readSession } from '../../src/session/index.js';
@@ -277,6 +277,19 @@ describe('choosing the language of a preset (ptc exec file.py, --lang py)', () =
       await harness.dispose();
     }
     expect(presetForLanguage(python, 'typescript').rows[1]!.name).toBe('node-runtime');
+  });
+});
+
+describe('a one-shot Python run (ptc exec file.py)', () => {
+  it('the harness pool option reaches the python-runtime row: one child, no refill', async () => {
+    const harness = await createHarness({ cwd: workspace, preset: 'ptc-python', sandbox: 'auto', runtimePool: { size: 1, refill: false } });
+    try {
+      expect((harness.runtime as PythonRuntime).config.pool).toMatchObject({ size: 1, refill: false });
+      const out = await harness.tools.execute('run_code', { code: 'return 6 * 7', description: 'one' }, { scope: await harness.ptcScope() });
+      expect((out.value as { result: unknown }).result).toBe(42);
+    } finally {
+      await harness.dispose();
+    }
   });
 });
 
