@@ -3,7 +3,7 @@
 // sandbox plan made from them (through src/sandbox/, the same policy for every language).
 
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import type { HostFrame } from '../ptc-runtime-node/frames.js';
+import type { HostFrame } from './frames.js';
 import { defaultSandboxEnv, planLaunch, sandboxPolicyOf, selectBackend, type WorkspacePolicy } from '../sandbox/index.js';
 import type { LaunchPlan } from '../sandbox/types.js';
 import type { ProcessEvent } from './options.js';

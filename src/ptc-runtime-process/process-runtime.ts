@@ -8,7 +8,7 @@
 import { ConfigError, type ErrorInfo } from '../errors.js';
 import { resolveRunRequest } from '../ptc-runtime/resolve-request.js';
 import type { ProgramExecution, PtcLanguage, PtcRuntime, ResolvedRunSpec, RunRequest, RunResult, SandboxReport } from '../ptc-runtime/types.js';
-import { WarmPool } from '../ptc-runtime-node/warm-pool.js';
+import { WarmPool } from './warm-pool.js';
 import { NONE_ENFORCEMENT, planLaunch, sandboxPolicyOf, sweepStaleRunState } from '../sandbox/index.js';
 import { memoryResetNote, Memories, type Memory } from './in-memory.js';
 import type { ProcessLanguage } from './language.js';

@@ -10,7 +10,7 @@ import { checkJson, type JsonValue } from '../json.js';
 import { MAX_ERROR_MESSAGE_BYTES, MAX_FRAME_DEPTH, MAX_QUEUED_REPLY_BYTES } from '../limits.js';
 import { Deadline } from '../ptc-runtime/deadline.js';
 import type { ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
-import { encodeFrame, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from '../ptc-runtime-node/frames.js';
+import { encodeFrame, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
 import type { ChildExit } from './child-exit.js';
 import type { ProcessChild } from './process-child.js';
 import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, type SessionTexts } from './session-texts.js';

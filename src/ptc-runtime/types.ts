@@ -104,7 +104,7 @@ export type PtcLanguage = 'typescript' | 'python';
 
 /**
  * `stateless` (the default): every program starts in a fresh process. `in-memory`: runs that share a
- * `memoryKey` run in one kept process whose top-level names persist until it is lost (docs/python-runtime.md).
+ * `memoryKey` run in one kept process whose top-level names persist until it is lost (docs/in-memory-mode.md).
  */
 export type ProgramExecution = 'stateless' | 'in-memory';
 

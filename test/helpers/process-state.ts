@@ -2,12 +2,16 @@
 // sleeping), or unable to run code again in the sense of the settled guarantee
 // (docs/runtime-lifecycle.md, "Settling").
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat after the command name (state first), or undefined when gone. */
 export function statFields(pid: number): string[] | undefined {
+  return fieldsOf(`/proc/${pid}/stat`);
+}
+
+function fieldsOf(path: string): string[] | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(path, 'utf8');
     return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
@@ -20,9 +24,20 @@ export function alive(pid: number): boolean {
   return state !== undefined && state !== 'Z' && state !== 'X';
 }
 
-/** Gone, a zombie, or inside do_exit (PF_EXITING, proc(5) field 9) with its address space dropped (vsize, field 23, is 0). */
+/**
+ * Every thread of `pid` is gone, a zombie, or inside do_exit (PF_EXITING, proc(5) field 9) with its
+ * address space dropped (vsize, field 23, is 0): the process can never run code again.
+ */
 export function cannotRunCode(pid: number): boolean {
-  const fields = statFields(pid);
-  if (fields === undefined || fields[0] === 'Z' || fields[0] === 'X') return true;
-  return (Number(fields[6]) & 0x4) !== 0 && fields[20] === '0';
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return true;
+  }
+  return tasks.every((tid) => {
+    const fields = fieldsOf(`/proc/${pid}/task/${tid}/stat`);
+    if (fields === undefined || fields[0] === 'Z' || fields[0] === 'X') return true;
+    return (Number(fields[6]) & 0x4) !== 0 && fields[20] === '0';
+  });
 }

@@ -17,7 +17,7 @@ const { Writable } = require('node:stream') as typeof import('node:stream');
 const { inspect, types } = require('node:util') as typeof import('node:util');
 const vm = require('node:vm') as typeof import('node:vm');
 import type { JsonValue } from '../../json.js';
-import type { ChildBinding, ChildErrorCode, ChildLimits, HostFrame, ResultFrame, RunFrame } from '../frames.js';
+import type { ChildBinding, ChildErrorCode, ChildLimits, HostFrame, ResultFrame, RunFrame } from '../../ptc-runtime-process/frames.js';
 import type { KeptRunHooks, KeptRuns } from './in-memory.js';
 
 /** In-memory mode's child side, appended to this script by bootstrap-source.ts (child/in-memory.ts). */

@@ -10,7 +10,7 @@
 // program runs in the same global object. Its top-level names are already global properties: the host
 // rewrote the program (top-level-names.ts). Call ids keep growing across runs, as the host expects.
 
-import type { RunFrame } from '../frames.js';
+import type { RunFrame } from '../../ptc-runtime-process/frames.js';
 
 /** What the bootstrap does between two kept runs. */
 export interface KeptRunHooks {

@@ -12,7 +12,7 @@ export const POOL_REFILL_QUIET_MS = 30;
 /** Children of one policy booting at once (a boot is CPU-bound; more would only slow each other). */
 export const POOL_MAX_STARTING = 2;
 
-/** What the pool needs of a child (ProgramChild in production). */
+/** What the pool needs of a child (ProcessChild in production). */
 export interface PoolChild {
   /** Ready and unused. */
   readonly usable: boolean;
