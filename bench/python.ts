@@ -120,7 +120,7 @@ export async function pythonRows(): Promise<string[][]> {
       ['`node -e 0` (Node baseline)', `${nodeMs.toFixed(1)} ms`, `${(nodeMs / pythonMs).toFixed(2)}x python3, 1.00x node`],
       [`Python program, cold: fresh sandboxed python3 per run, one binding call (${backend})`, `${coldMs.toFixed(1)} ms`, ratios(coldMs)],
       ['Python program, warm: pooled child, runs spaced 300 ms', `${warmMs.toFixed(1)} ms`, ratios(warmMs)],
-      ['Python program, warm, back to back (the refill competes)', `${backToBackMs.toFixed(1)} ms`, ratios(backToBackMs)],
+      [`Python program, warm, ${SAMPLES} back to back with no pause (the pool refills only in pauses, so most start cold)`, `${backToBackMs.toFixed(1)} ms`, ratios(backToBackMs)],
       ['Python binding round trips, sequential in one program', `${Math.round(rate)}/s`, `${(1000 / rate).toFixed(3)} ms each`],
       [
         `Python asyncio.gather of ${FAN_OUT_WIDTH} x ${FAN_OUT_CALL_MS} ms concurrency-safe calls through run_code`,
