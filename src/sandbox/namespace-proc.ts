@@ -4,7 +4,8 @@
 // before any program code runs and keeps the directory open, because that path disappears the moment
 // init starts exiting, long before the kernel has finished tearing the namespace down.
 
-import { closeSync, openSync, readdirSync, readFileSync, statfsSync, constants as fsConstants } from 'node:fs';
+import { closeSync, openSync, readdirSync, statfsSync, constants as fsConstants } from 'node:fs';
+import { readStatFields } from './proc-tree.js';
 
 /** `f_type` of a procfs mount (PROC_SUPER_MAGIC). */
 const PROC_SUPER_MAGIC = 0x9fa0;
@@ -107,18 +108,11 @@ interface TaskStat {
 }
 
 function readTaskStat(path: string): TaskStat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // Fields after the command name, which is in parentheses and may contain anything: state is
-  // field 3 of proc(5), flags 9, starttime 22, vsize 23 (0 once the task has no address space).
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const fields = readStatFields(path);
+  if (fields === undefined) return undefined;
+  // proc(5): state is field 3, flags 9, starttime 22, vsize 23 (0 once the task has no address space).
   const state = fields[0];
   const flags = Number(fields[6]);
-  const vsize = fields[20];
-  const finished = state === 'Z' || state === 'X' || ((flags & PF_EXITING) !== 0 && vsize === '0');
+  const finished = state === 'Z' || state === 'X' || ((flags & PF_EXITING) !== 0 && fields[20] === '0');
   return { finished, startTime: fields[19] ?? '' };
 }

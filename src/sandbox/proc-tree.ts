@@ -101,7 +101,11 @@ function readStat(pid: number): Stat | undefined {
   return readStatFile(`/proc/${pid}/stat`);
 }
 
-function readStatFile(path: string): Stat | undefined {
+/**
+ * The fields of a `/proc/.../stat` file after the command name, state first (so proc(5)'s field N is
+ * index N - 3), or undefined when the file cannot be read (the task is gone).
+ */
+export function readStatFields(path: string): string[] | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -109,7 +113,12 @@ function readStatFile(path: string): Stat | undefined {
     return undefined;
   }
   // The command name is in parentheses and may contain spaces or parentheses: parse after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+function readStatFile(path: string): Stat | undefined {
+  const fields = readStatFields(path);
+  if (fields === undefined) return undefined;
   const startTime = Number(fields[19]);
   return { state: fields[0] ?? '', startTime: Number.isFinite(startTime) ? startTime : 0 };
 }
