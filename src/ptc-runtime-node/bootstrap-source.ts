@@ -1,8 +1,8 @@
-// Finds the child bootstrap's JavaScript: the tsc-compiled `child/bootstrap.js` and
-// `child/in-memory.js` when running from dist, else the `.ts` files stripped with the same eraser as
-// programs (running from source under vitest or a strip loader). The two are one script: the
-// in-memory part is appended (it defines functions only, which the bootstrap calls). The text is fed
-// to the child on stdin, so no file needs to be readable inside the sandbox.
+// Finds the child bootstrap's JavaScript: the tsc-compiled files of `child/` when running from dist,
+// else their `.ts` files stripped with the same eraser as programs (running from source under vitest
+// or a strip loader). The files are one CommonJS script, concatenated in the order of CHILD_FILES
+// (docs/control-channel.md, "The child's side"). The text is fed to the child on stdin, so no file
+// needs to be readable inside the sandbox.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,16 +17,28 @@ let cached: string | undefined;
  */
 export const BOOTSTRAP_INPUT_ARGS: readonly string[] = ['--input-type=commonjs', '-'];
 
+/**
+ * The child's files in script order. The files share one scope, each naming what it uses from the
+ * others with `declare`. Function declarations are hoisted, but a `const` or `let` can be read only
+ * once its line ran, so a file's top-level code reads only its own names and those of the files
+ * before it, and the only top-level calls into other files are bootstrap.ts's last lines, which start
+ * the child. Hence: primordials first (captured before any other child code runs), the parts next,
+ * bootstrap.ts after them, then in-memory.ts, which defines functions only.
+ */
+const CHILD_FILES: readonly string[] = ['primordials', 'channel', 'output', 'json-text', 'bindings', 'run-program', 'bootstrap', 'in-memory'];
+
 export function bootstrapSource(): string {
-  cached ??= `${loadChildScript('bootstrap')}\n${loadChildScript('in-memory')}`;
+  // A 'use strict' directive holds for the whole script only as its first statement, so it goes here
+  // rather than in whichever file happens to come first.
+  cached ??= ["'use strict';", ...CHILD_FILES.map(loadChildScript)].join('\n');
   return cached;
 }
 
 function loadChildScript(name: string): string {
   const built = fileURLToPath(new URL(`./child/${name}.js`, import.meta.url));
   // tsc marks a file that imports only types as an ES module with an empty `export {};`, and keeps
-  // `export` on exported functions; CommonJS can parse neither, and they are the only ESM syntax the
-  // compiled child files have.
+  // `export` on exported functions and variables; CommonJS can parse neither, and they are the only
+  // ESM syntax the compiled child files have.
   if (existsSync(built)) return withoutExports(readFileSync(built, 'utf8'));
   const source = fileURLToPath(new URL(`./child/${name}.ts`, import.meta.url));
   if (existsSync(source)) return withoutExports(stripTypes(readFileSync(source, 'utf8')));
@@ -34,5 +46,5 @@ function loadChildScript(name: string): string {
 }
 
 function withoutExports(text: string): string {
-  return text.replace(/^export \{\};$/m, '').replace(/^export (function|async function) /gm, '$1 ');
+  return text.replace(/^export \{\};$/m, '').replace(/^export (function|async function|const|let) /gm, '$1 ');
 }

@@ -1,0 +1,114 @@
+// Running the program in the child: compiled as `program.ts` so its errors carry the model's own
+// line:column, called once, and its outcome (value, exception or a broken limit) reported as the one
+// `done` frame (docs/control-channel.md, "Frames").
+
+import type { ChildErrorCode, RunFrame } from '../../ptc-runtime-process/frames.js';
+
+const vm = require('node:vm') as typeof import('node:vm');
+
+// Defined by the other child files of the same script (bootstrap-source.ts).
+declare const stringify: typeof import('./primordials.js').stringify;
+declare const byteLength: typeof import('./primordials.js').byteLength;
+declare const exitProcess: typeof import('./primordials.js').exitProcess;
+declare const write: typeof import('./channel.js').write;
+declare let outputBytes: typeof import('./output.js').outputBytes;
+declare const flushRaw: typeof import('./output.js').flushRaw;
+declare const toJsonText: typeof import('./json-text.js').toJsonText;
+declare const describeThrown: typeof import('./json-text.js').describeThrown;
+declare const thrownLocation: typeof import('./json-text.js').thrownLocation;
+declare const capMessage: typeof import('./json-text.js').capMessage;
+declare const installBindings: typeof import('./bindings.js').installBindings;
+declare let limits: typeof import('./bootstrap.js').limits;
+declare let started: typeof import('./bootstrap.js').started;
+declare let finished: typeof import('./bootstrap.js').finished;
+
+// Lets the program use `await import(...)`. Read as the script loads, before prepare() captures the
+// output: the access emits an ExperimentalWarning on Node 20, which must reach the real stderr rather
+// than the program's captured output. Missing before 20.12.
+const dynamicImport = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: unknown } }).constants
+  ?.USE_MAIN_CONTEXT_DEFAULT_LOADER as import('node:vm').ScriptOptions['importModuleDynamically'];
+
+export const PROGRAM_FILENAME = 'program.ts';
+const PROGRAM_LINE_OFFSET = -1;
+
+export function finishWithError(code: ChildErrorCode, message: string): void {
+  if (finished) return;
+  finished = true;
+  write(`{"type":"done","ok":false,"error":{"code":"${code}","message":${stringify(capMessage(message))}}}`);
+}
+
+function onProgramValue(value: unknown): void {
+  if (finished) return;
+  flushRaw();
+  if (finished) return;
+  if (value === undefined) {
+    finished = true;
+    write('{"type":"done","ok":true}');
+    return;
+  }
+  const json = toJsonText(value);
+  if (typeof json !== 'string') {
+    const problem = json;
+    finishWithError(
+      'INVALID_OUTPUT',
+      `the returned value is not JSON: ${problem.path === '' ? 'the value itself' : `at ${problem.path}`}: ${problem.reason}. ` +
+        'Return plain objects, arrays, strings, numbers, booleans or null (convert Dates, Maps and class instances first).',
+    );
+    return;
+  }
+  const bytes = byteLength(json, 'utf8');
+  const line = `{"type":"done","ok":true,"value":${json}}`;
+  if (outputBytes + bytes > limits.maxOutputBytes || byteLength(line, 'utf8') > limits.maxFrameBytes) {
+    finishWithError(
+      'OUTPUT_LIMIT',
+      `the returned value is ${bytes} bytes and the logs ${outputBytes} bytes: more than the output limit of ` +
+        `${limits.maxOutputBytes} bytes; return less (a summary, a count, the first items)`,
+    );
+    return;
+  }
+  finished = true;
+  write(line);
+}
+
+export function onProgramError(error: unknown): void {
+  // Before the program arrives a throw is the bootstrap's own failure: exit so the host sees it.
+  if (!started) exitProcess(70);
+  if (finished) return;
+  flushRaw();
+  if (finished) return;
+  const location = thrownLocation(error);
+  finishWithError('EXCEPTION', `${describeThrown(error)}${location === undefined ? '' : ` (${location})`}`);
+}
+
+export function compile(code: string): unknown {
+  const script = new vm.Script(code, {
+    filename: PROGRAM_FILENAME,
+    lineOffset: PROGRAM_LINE_OFFSET,
+    ...(dynamicImport === undefined ? {} : { importModuleDynamically: dynamicImport }),
+  });
+  return script.runInThisContext();
+}
+
+export function runProgram(frame: RunFrame): void {
+  limits = frame.limits;
+  installBindings(frame.bindings);
+  let body: unknown;
+  try {
+    body = compile(frame.code);
+  } catch (error) {
+    onProgramError(error);
+    return;
+  }
+  if (typeof body !== 'function') {
+    finishWithError('EXCEPTION', 'the program closed its own function body early (unbalanced braces)');
+    return;
+  }
+  let completion: unknown;
+  try {
+    completion = (body as () => unknown)();
+  } catch (error) {
+    onProgramError(error);
+    return;
+  }
+  Promise.resolve(completion).then(onProgramValue, onProgramError);
+}
