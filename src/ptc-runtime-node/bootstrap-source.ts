@@ -1,8 +1,8 @@
 // Finds the child bootstrap's JavaScript: the tsc-compiled files of `child/` when running from dist,
 // else their `.ts` files stripped with the same eraser as programs (running from source under vitest
 // or a strip loader). The files are one CommonJS script, concatenated in the order of CHILD_FILES
-// (docs/control-channel.md, "The child's side"). The text is fed to the child on stdin, so no file
-// needs to be readable inside the sandbox.
+// (docs/control-channel.md, "The child's side") inside one function scope. The text is fed to the
+// child on stdin, so no file needs to be readable inside the sandbox.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +28,12 @@ export const BOOTSTRAP_INPUT_ARGS: readonly string[] = ['--input-type=commonjs',
 const CHILD_FILES: readonly string[] = ['primordials', 'channel', 'output', 'json-text', 'bindings', 'run-program', 'bootstrap', 'in-memory'];
 
 export function bootstrapSource(): string {
-  // A 'use strict' directive holds for the whole script only as its first statement, so it goes here
-  // rather than in whichever file happens to come first.
-  cached ??= ["'use strict';", ...CHILD_FILES.map(loadChildScript)].join('\n');
+  // Node evaluates a script read from stdin in the global scope, where its top-level functions would
+  // become properties of the global object and its let/const names would shadow the program's own
+  // globals (a kept program's `const write` would replace the bootstrap's). One function scope keeps
+  // every bootstrap name out of the program's reach; what a program should see is installed on
+  // globalThis explicitly. Its 'use strict' holds for the whole body as the body's first statement.
+  cached ??= ["(function () {\n'use strict';", ...CHILD_FILES.map(loadChildScript), '})();'].join('\n');
   return cached;
 }
 

@@ -65,6 +65,21 @@ describe('Node in-memory execution, runtime level', () => {
     expect((await run(key, 'return base;')).value).toBe(1);
   });
 
+  it("a program's names never meet the bootstrap's: names the child itself uses are the program's own", async () => {
+    const key = {};
+    // write, send, limits, finished, stringify, onResult: names of the child's own functions and state.
+    const first = await run(
+      key,
+      'const write = (s: string) => "w:" + s;\nlet limits = 3;\nfunction send() { return "mine"; }\nconst finished = "no";\nreturn [write("a"), limits, send(), finished, typeof stringify, typeof onResult];',
+    );
+    expect(first.error, JSON.stringify(first.error)).toBeUndefined();
+    expect(first.value).toEqual(['w:a', 3, 'mine', 'no', 'undefined', 'undefined']);
+    // The kept process still works, calls still settle, and the names are still the program's.
+    const second = await run(key, 'return [write("b"), limits, send(), finished];');
+    expect(second.error, JSON.stringify(second.error)).toBeUndefined();
+    expect(second.value).toEqual(['w:b', 3, 'mine', 'no']);
+  });
+
   it('never across conversations: another key starts in another process', async () => {
     const one = {};
     const other = {};
