@@ -166,6 +166,9 @@ class Confined implements ConfinedProcess {
   killTree(): void {
     const pid = this.child.pid;
     if (pid === undefined) return;
+    // A caller that never recorded the chain (bash) still gets the namespace's init remembered, so the
+    // kill reaches it directly and waitGone() waits for it: a dead init means an empty namespace.
+    if (this.#bwrap && this.#nsInit === undefined && !this.#exited) this.recordChain();
     tryKill(-pid);
     if (!this.#exited) tryKill(pid);
     for (const [member, started] of this.#known) {
