@@ -149,6 +149,7 @@ describe('every preset error is CONFIG naming the row and file:line', () => {
     ['a missing plugin file', 'plugins:\n  - name: ./nowhere.ts\n', [':3: row 1 `./nowhere.ts`: plugin file', 'nowhere.ts does not exist']],
     ['a YAML syntax error', 'plugins:\n  - name: builtin-tools\n    config: { tools: [read\n', [':5: YAML syntax error: Flow sequence']],
     ['a preset without plugins', 'plugins: []\n', [':2: plugins: list at least one plugin row']],
+    ['an unknown pool option of a runtime row', 'plugins:\n  - name: node-runtime\n    config: { pool: { sizes: 3 } }\n', [':3: row 1 `node-runtime`: Invalid config for plugin "node-runtime"', 'sizes']],
     ['a misspelled row key', 'plugins:\n  - name: builtin-tools\n    confg: { tools: [read] }\n', [':3: row 1 "builtin-tools": Unrecognized key']],
   ];
   it.each(cases)('%s', async (label, body, fragments) => {
@@ -157,6 +158,17 @@ describe('every preset error is CONFIG naming the row and file:line', () => {
     expect(message.startsWith(file)).toBe(true);
     for (const fragment of fragments) expect(message).toContain(fragment);
     expect(message).not.toMatch(/^\s+at /m);
+  });
+
+  it('both runtime rows take the shared process-runtime fields, pool.maxSize among them', async () => {
+    for (const row of ['node-runtime', 'python-runtime']) {
+      const file = writePreset(`${row}-config.yml`, `description: r\nplugins:\n  - name: ${row}\n    config: { pool: { size: 1, maxSize: 3, idleMs: 1000 }, execution: in-memory, memoryIdleMs: 5000, processes: false }\n`);
+      const harness = await createHarness({ cwd: workspace, preset: file, env });
+      await harness.dispose();
+      // The fields reach the runtime, which validates them: a ceiling of 0 is its CONFIG error.
+      const bad = writePreset(`${row}-bad.yml`, `description: r\nplugins:\n  - name: ${row}\n    config: { pool: { maxSize: 0 } }\n`);
+      expect(await configError(createHarness({ cwd: workspace, preset: bad, env }))).toContain('pool.maxSize must be an integer >= 1');
+    }
   });
 
   it('after a throwing plugin row, nothing it registered is left: the next harness registers the same tools', async () => {

@@ -9,18 +9,11 @@ import { createPythonRuntime, type PythonRuntimeOptions } from '../ptc-runtime-p
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import type { PresetFile, PresetRow } from './preset-file.js';
 import './harness-settings.js';
+import { processRuntimeOptions, processRuntimeRowFields } from './process-runtime-row.js';
 
 const pythonRuntimeConfig = z
   .strictObject({
-    timeout: z.strictObject({ defaultMs: z.number(), minMs: z.number(), maxMs: z.number() }).partial().optional(),
-    /** createPythonRuntime's `limits` (rssLimitMb, maxOutputBytes, ...); it validates names and ranges. */
-    limits: z.record(z.string(), z.number()).optional(),
-    pool: z.union([z.literal(false), z.strictObject({ size: z.number(), idleMs: z.number(), refill: z.boolean() }).partial()]).optional(),
-    processes: z.boolean().optional(),
-    /** `stateless` (default) or `in-memory`. */
-    execution: z.enum(['stateless', 'in-memory']).optional(),
-    /** In-memory mode: a kept process idle this long is ended. */
-    memoryIdleMs: z.number().optional(),
+    ...processRuntimeRowFields,
     /** The python3 to run (default: python3 on PATH). */
     pythonPath: z.string().min(1).optional(),
   })
@@ -37,19 +30,10 @@ export const pythonRuntimePlugin: Plugin<PythonRuntimeRowConfig> = {
   config: pythonRuntimeConfig,
   apply(ctx, config) {
     const settings = ctx.harness;
-    const timeout = { ...(settings.timeoutMs !== undefined ? { defaultMs: settings.timeoutMs } : {}), ...config.timeout };
-    // The caller's pool (a one-shot `ptc exec file.py` starts exactly one python3) over the row's.
-    const pool = settings.runtimePool ?? config.pool;
-    const options = {
-      sandbox: settings.sandbox,
-      ...(Object.keys(timeout).length > 0 ? { timeout } : {}),
-      ...(config.limits ? { limits: config.limits } : {}),
-      ...(pool !== undefined ? { pool } : {}),
-      ...(config.processes !== undefined ? { processes: config.processes } : {}),
-      ...(config.execution !== undefined ? { execution: config.execution } : {}),
-      ...(config.memoryIdleMs !== undefined ? { memoryIdleMs: config.memoryIdleMs } : {}),
+    const options: PythonRuntimeOptions = {
+      ...processRuntimeOptions(settings, config),
       ...(config.pythonPath !== undefined ? { pythonPath: config.pythonPath } : {}),
-    } as PythonRuntimeOptions;
+    };
     const runtime = createPythonRuntime(options);
     ctx.effect(() => () => runtime.close());
     ctx.provide('ptcRuntime', runtime);
