@@ -10,16 +10,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.js';
 
 const SAMPLES = Number(process.env['BENCH_CLI_SAMPLES'] ?? 11);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'dist/cli/main.js');
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 interface Measured {
   readonly label: string;

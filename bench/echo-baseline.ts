@@ -5,6 +5,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { median } from './median.js';
 
 /**
  * The child: parse each line, answer with the same id, one write per line. It is what a minimal
@@ -89,11 +90,6 @@ async function callsPerSecond(peer: EchoPeer, calls: number, width: number): Pro
   return calls / ((performance.now() - start) / 1000);
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /**
  * Round trips per second of the bare echo, sequential and with 10 in flight, each the median of

@@ -5,6 +5,7 @@
 import { splitLines } from '../src/builtin-tools/read.js';
 import { createLineMatcher } from '../src/builtin-tools/line-matcher.js';
 import { RegexWorkerPool } from '../src/builtin-tools/regex-worker-pool.js';
+import { median } from './median.js';
 
 const FILES = 200;
 const LINES_PER_FILE = 200;
@@ -13,11 +14,6 @@ const CATASTROPHIC = '(a+)+$';
 const HOSTILE_LINE = `${'a'.repeat(40)}b`;
 const DEADLINE_MS = 100;
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 function sourceLikeTexts(): string[] {
   return Array.from({ length: FILES }, (_, f) =>

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createGrepTool, type GrepArgs, type GrepOutput } from '../src/builtin-tools/grep.js';
 import { resolveWorkspacePolicy } from '../src/sandbox/workspace-policy.js';
 import type { ToolExecContext } from '../src/tools/types.js';
+import { median } from './median.js';
 
 const FILES = Number(process.env['BENCH_GREP_FILES'] ?? 50_000);
 const SAMPLES = Number(process.env['BENCH_GREP_SAMPLES'] ?? 5);
@@ -23,11 +24,6 @@ const REGEX = '\\b(TODO|FIXME)\\b.*[0-9]{3}';
 
 const exec: ToolExecContext = { signal: new AbortController().signal, callId: 'bench', deferContext() {} };
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** A small deterministic generator (xorshift32), so every run builds the same tree. */
 function random(seed: number): () => number {

@@ -5,6 +5,7 @@
 
 import { quickJsPeer } from './peer-quickjs.js';
 import { workerThreadsPeer } from './peer-worker-threads.js';
+import { median } from './median.js';
 
 /** A code-mode runtime as the bench drives it: a program body in, its JSON value out. */
 export interface Peer {
@@ -65,12 +66,6 @@ export function rateProgram(calls: number, width: number, now = 'Date.now()'): s
   ].join('\n');
 }
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from '../src/ptc-runtime-node/index.js';
 import { RUN_PHASES, type PhaseTrace, type RunPhase } from '../src/ptc-runtime-node/trace.js';
+import { median } from './median.js';
 
 const PROGRAM = 'const x: number = await tools.echo(1); return x + 1;';
 const SPACED_PAUSE_MS = 60;
@@ -30,12 +31,6 @@ export interface ProfileRow {
   readonly runs: number;
 }
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 export function nodeBaselineMs(samples: number): number {
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };

@@ -7,15 +7,11 @@ import { ptcPlugin } from '../src/ptc/plugin.js';
 import type { NodeRuntime } from '../src/ptc-runtime-node/index.js';
 import { ToolRuntime } from '../src/tools/tool-runtime.js';
 import { defineTool } from '../src/tools/types.js';
+import { median } from './median.js';
 
 const FAN_OUT_CALL_MS = 100;
 const FAN_OUT_WIDTH = 10;
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** A ptc registry over `runtime` with an instant echo and a 100 ms concurrency-safe wait. */
 function ptcRegistry(runtime: NodeRuntime, cwd: string, maxParallelSubCalls?: number) {

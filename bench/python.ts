@@ -16,17 +16,13 @@ import type { BindingFunction } from '../src/ptc-runtime/index.js';
 import { createPythonRuntime, detectPython, type PythonRuntime } from '../src/ptc-runtime-python/index.js';
 import { ToolRuntime } from '../src/tools/tool-runtime.js';
 import { defineTool } from '../src/tools/types.js';
+import { median } from './median.js';
 
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 20);
 const ROUND_TRIPS = Number(process.env['BENCH_PY_ROUND_TRIPS'] ?? 2_000);
 const FAN_OUT_CALL_MS = 100;
 const FAN_OUT_WIDTH = 10;
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

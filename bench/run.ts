@@ -21,7 +21,6 @@ import {
   type Contender,
   formatRate,
   measureContenders,
-  median,
   ONE_CALL_PROGRAM,
   pause,
   peerContender,
@@ -30,6 +29,7 @@ import {
   type WorkloadFigures,
   type WorkloadPlan,
 } from './peers.js';
+import { median } from './median.js';
 import { ptcRows } from './ptc.js';
 import { pythonRows } from './python.js';
 
