@@ -16,7 +16,6 @@ const SAMPLES = Number(process.env['BENCH_CLI_SAMPLES'] ?? 11);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'dist/cli/main.js');
 
-
 interface Measured {
   readonly label: string;
   readonly args: readonly string[];

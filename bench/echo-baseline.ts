@@ -90,7 +90,6 @@ async function callsPerSecond(peer: EchoPeer, calls: number, width: number): Pro
   return calls / ((performance.now() - start) / 1000);
 }
 
-
 /**
  * Round trips per second of the bare echo, sequential and with 10 in flight, each the median of
  * three passes of `calls` calls (the same shape as the runtime's round-trip programs).

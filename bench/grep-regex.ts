@@ -14,7 +14,6 @@ const CATASTROPHIC = '(a+)+$';
 const HOSTILE_LINE = `${'a'.repeat(40)}b`;
 const DEADLINE_MS = 100;
 
-
 function sourceLikeTexts(): string[] {
   return Array.from({ length: FILES }, (_, f) =>
     Array.from({ length: LINES_PER_FILE }, (_, l) =>

@@ -24,7 +24,6 @@ const REGEX = '\\b(TODO|FIXME)\\b.*[0-9]{3}';
 
 const exec: ToolExecContext = { signal: new AbortController().signal, callId: 'bench', deferContext() {} };
 
-
 /** A small deterministic generator (xorshift32), so every run builds the same tree. */
 function random(seed: number): () => number {
   let state = seed >>> 0 || 1;

@@ -66,7 +66,6 @@ export function rateProgram(calls: number, width: number, now = 'Date.now()'): s
   ].join('\n');
 }
 
-
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

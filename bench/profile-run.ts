@@ -3,7 +3,6 @@
 // process. Run: node --import ./scripts/ts-register.mjs bench/profile-run.ts [samples]
 // bench/run.ts may import profileRuns() for its own rows.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from '../src/ptc-runtime-node/index.js';
 import { RUN_PHASES, type PhaseTrace, type RunPhase } from '../src/ptc-runtime-node/trace.js';
 import { median } from './median.js';
+import { nodeBaselineMs } from './node-baseline.js';
 
 const PROGRAM = 'const x: number = await tools.echo(1); return x + 1;';
 const SPACED_PAUSE_MS = 60;
@@ -29,19 +29,6 @@ export interface ProfileRow {
   /** Runs that settled on the fast path / all runs. */
   readonly fast: number;
   readonly runs: number;
-}
-
-
-export function nodeBaselineMs(samples: number): number {
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
-  spawnSync(process.execPath, ['-e', '0'], { env });
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const start = performance.now();
-    spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
-    times.push(performance.now() - start);
-  }
-  return median(times);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

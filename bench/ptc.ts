@@ -12,7 +12,6 @@ import { median } from './median.js';
 const FAN_OUT_CALL_MS = 100;
 const FAN_OUT_WIDTH = 10;
 
-
 /** A ptc registry over `runtime` with an instant echo and a 100 ms concurrency-safe wait. */
 function ptcRegistry(runtime: NodeRuntime, cwd: string, maxParallelSubCalls?: number) {
   const root = createContext();

@@ -23,7 +23,6 @@ const ROUND_TRIPS = Number(process.env['BENCH_PY_ROUND_TRIPS'] ?? 2_000);
 const FAN_OUT_CALL_MS = 100;
 const FAN_OUT_WIDTH = 10;
 
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Median wall time of a command started with an empty-ish environment, as the runtime starts its children. */

@@ -3,7 +3,6 @@
 // tables and writes them to bench/RESULTS.md. Every goal of issue 11 is a column judged from the
 // numbers of this run; speed is never asserted in tests. docs/benchmarks.md says what each row means.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,6 +29,7 @@ import {
   type WorkloadPlan,
 } from './peers.js';
 import { median } from './median.js';
+import { nodeBaselineMs } from './node-baseline.js';
 import { ptcRows } from './ptc.js';
 import { pythonRows } from './python.js';
 
@@ -114,19 +114,6 @@ function applyRowGoals(rows: readonly (readonly string[])[]): Row[] {
   });
 }
 
-function nodeBaselineMs(): number {
-  // The same minimal environment the runtime gives its children (an inherited env can double start-up).
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
-  spawnSync(process.execPath, ['-e', '0'], { env });
-  const samples: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const start = performance.now();
-    spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
-    samples.push(performance.now() - start);
-  }
-  return median(samples);
-}
-
 async function runOnce(rt: NodeRuntime, program: string): Promise<RunResult> {
   const result = await rt.run(await rt.resolve({ program, cwd: workspace, bindings }));
   if (result.error !== undefined) throw new Error(`bench program failed: ${result.error.code}: ${result.error.message}`);
@@ -194,7 +181,7 @@ async function main(): Promise<void> {
   const loadAtStart = formatLoad();
   console.error(`load average at start: ${loadAtStart}`);
   const rows: Row[] = [];
-  const baseline = nodeBaselineMs();
+  const baseline = nodeBaselineMs(SAMPLES);
   rows.push(['`node -e 0` (baseline)', `${baseline.toFixed(1)} ms`, '1.00x']);
   const plan: WorkloadPlan = {
     perRun: PARTS.has('start'),
