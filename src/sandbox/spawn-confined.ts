@@ -8,13 +8,14 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
 
-/** How often settled() re-reads /proc while the killed tree dies (a timer tick; no busy wait). */
-const SETTLE_POLL_MS = 1;
 import { NamespaceProc } from './namespace-proc.js';
 import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime } from './proc-tree.js';
 import { sweepStaleRunState } from './stale.js';
 import { TaskGroup } from './task-limit.js';
 import type { LaunchPlan } from './types.js';
+
+/** How often settled() re-reads /proc while the killed tree dies (a timer tick; no busy wait). */
+const SETTLE_POLL_MS = 1;
 
 export interface SpawnConfinedOptions {
   /** The caller's stdio entries (fd 0, 1, 2 and its own extra fds); the plan's fds follow them. */
@@ -137,6 +138,14 @@ class Confined implements ConfinedProcess {
   }
 
   recordChain(): readonly number[] {
+    return this.#recordChain(true);
+  }
+
+  /**
+   * `openProc`: also hold the namespace's /proc for settled(), which is sound only while no program
+   * code has run yet (docs/runtime-lifecycle.md, "Settling"); a chain first read at the kill does not.
+   */
+  #recordChain(openProc: boolean): readonly number[] {
     const pid = this.child.pid;
     if (pid === undefined || this.#exited) return [];
     const chain = processChain(pid);
@@ -152,7 +161,7 @@ class Confined implements ConfinedProcess {
       const started = this.#known.get(init);
       if (started !== undefined) {
         this.#nsInit = { pid: init, started };
-        if (this.#asyncIoDenied) this.#nsProc = NamespaceProc.open(init, started);
+        if (openProc && this.#asyncIoDenied) this.#nsProc = NamespaceProc.open(init, started);
       }
     }
     return chain;
@@ -168,7 +177,7 @@ class Confined implements ConfinedProcess {
     if (pid === undefined) return;
     // A caller that never recorded the chain (bash) still gets the namespace's init remembered, so the
     // kill reaches it directly and waitGone() waits for it: a dead init means an empty namespace.
-    if (this.#bwrap && this.#nsInit === undefined && !this.#exited) this.recordChain();
+    if (this.#bwrap && this.#nsInit === undefined && !this.#exited) this.#recordChain(false);
     tryKill(-pid);
     if (!this.#exited) tryKill(pid);
     for (const [member, started] of this.#known) {
