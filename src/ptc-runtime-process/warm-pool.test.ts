@@ -39,7 +39,6 @@ function factory() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WarmPool', () => {
   it('fills to size and hands out ready children first', async () => {
@@ -55,22 +54,31 @@ describe('WarmPool', () => {
   });
 
   it('leaves refilling to the caller while a child is left, and starts one at once when none is', async () => {
-    const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
-    const { made, start } = factory();
-    pool.fill('a', start);
-    pool.take('a', start);
-    await tick();
-    expect(made).toHaveLength(2);
-    pool.take('a', start);
-    await tick();
-    expect(made).toHaveLength(3);
-    // The caller's fill() after its run: children are starting, so the top-up waits for a pause.
-    pool.fill('a', start);
-    expect(made).toHaveLength(3);
-    await pause(POOL_REFILL_QUIET_MS + 20);
-    // Two takes found nothing ready: the target grew from 2 to 4, at most POOL_MAX_STARTING boot at once.
-    expect(pool.stats('a')).toEqual({ warm: 0, starting: POOL_MAX_STARTING, target: 4 });
-    await pool.close();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
+      const { made, start } = factory();
+      pool.fill('a', start);
+      pool.take('a', start);
+      vi.runAllTicks();
+      vi.advanceTimersToNextTimer();
+      expect(made).toHaveLength(2);
+      pool.take('a', start);
+      // The start for a concurrent run comes on the next turn (setImmediate).
+      vi.advanceTimersToNextTimer();
+      expect(made).toHaveLength(3);
+      // The caller's fill() after its run: children are starting, so the top-up waits for a pause.
+      pool.fill('a', start);
+      expect(made).toHaveLength(3);
+      vi.advanceTimersByTime(POOL_REFILL_QUIET_MS - 1);
+      expect(made).toHaveLength(3);
+      vi.advanceTimersByTime(1);
+      // Two takes found nothing ready: the target grew from 2 to 4, at most POOL_MAX_STARTING boot at once.
+      expect(pool.stats('a')).toEqual({ warm: 0, starting: POOL_MAX_STARTING, target: 4 });
+      await pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('grows under back-to-back takes up to maxSize, refills only after a pause, and shrinks as children idle', async () => {

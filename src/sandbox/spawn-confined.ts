@@ -7,7 +7,6 @@
 
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
-
 import { NamespaceProc } from './namespace-proc.js';
 import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime } from './proc-tree.js';
 import { sweepStaleRunState } from './stale.js';
