@@ -5,6 +5,7 @@
 // returns, throws or runs out of time. After the result the file must never grow again: it is
 // re-read repeatedly over a window, for many runs.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,6 +223,12 @@ describe.each(['auto', 'off'] as const)('settling, sandbox %s', (sandbox) => {
 // them (docs/runtime-lifecycle.md, "Settling"). perl is Essential on Debian; its syscall() calls them raw.
 describe('asynchronous I/O inside the sandbox', () => {
   it('io_uring_setup and io_setup fail with ENOSYS under bwrap, and work outside it', async () => {
+    if (spawnSync('perl', ['-e', '1']).status !== 0) {
+      // perl is Essential on Debian, where CI runs; elsewhere it may be missing.
+      expect(bwrapRequired, 'perl is needed to make the raw system calls').toBe(false);
+      console.warn('skipped: no perl on PATH to make the raw io_uring/AIO system calls');
+      return;
+    }
     const rt = createNodeRuntime({ sandbox: 'auto', pool: false });
     try {
       const probe = `my $p = "\\0" x 120; my $r = syscall(425, 1, $p); print "$r:", $!+0, " "; my $c = pack("Q", 0); $r = syscall(206, 1, $c); print "$r:", $!+0;`;
