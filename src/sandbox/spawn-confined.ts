@@ -58,8 +58,10 @@ export interface ConfinedProcess {
    * recorded chain: the pid namespace's init is dead, which the kernel allows only once every other
    * process of the namespace is gone), `wait` when it took the full wait of waitGone() (without the
    * group removal). Does not kill and does not clean up: call killTree() first and waitGone() after.
+   * `nudge`: an event after which /proc is worth reading at once rather than at the next poll (the
+   * command's control channel closing: the last of its threads has left user space).
    */
-  settled(): Promise<'fast' | 'wait'>;
+  settled(nudge?: Promise<void>): Promise<'fast' | 'wait'>;
 }
 
 /** Spawns `plan` and always releases it. Throws only what child_process.spawn throws synchronously. */
@@ -177,14 +179,16 @@ class Confined implements ConfinedProcess {
     // A caller that never recorded the chain (bash) still gets the namespace's init remembered, so the
     // kill reaches it directly and waitGone() waits for it: a dead init means an empty namespace.
     if (this.#bwrap && this.#nsInit === undefined && !this.#exited) this.#recordChain(false);
-    tryKill(-pid);
-    if (!this.#exited) tryKill(pid);
-    for (const [member, started] of this.#known) {
+    // The deepest first: the program's own process starts dying before its parents are signalled
+    // (each kill may hand the CPU to its victim before the next one is sent).
+    for (const [member, started] of [...this.#known].reverse()) {
       if (member !== pid && startTime(member) === started) {
-        tryKill(-member);
         tryKill(member);
+        tryKill(-member);
       }
     }
+    tryKill(-pid);
+    if (!this.#exited) tryKill(pid);
     // Everything in the group was started by this launch, however far it wandered.
     for (const member of this.#group?.members() ?? []) tryKill(member);
   }
@@ -195,7 +199,7 @@ class Confined implements ConfinedProcess {
     this.#group?.remove();
   }
 
-  async settled(): Promise<'fast' | 'wait'> {
+  async settled(nudge?: Promise<void>): Promise<'fast' | 'wait'> {
     const init = this.#nsInit;
     if (init === undefined) {
       await this.#vanish();
@@ -206,6 +210,10 @@ class Confined implements ConfinedProcess {
       waited = true;
     });
     const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
+    // Used once: after it fired, only the poll wakes the loop.
+    let early: Promise<unknown> | undefined = nudge?.then(() => {
+      early = undefined;
+    });
     try {
       // Either the namespace's init is dead, which the kernel allows only once every other process of
       // the namespace has been reaped, or every task of the namespace is already inside do_exit()
@@ -216,7 +224,8 @@ class Confined implements ConfinedProcess {
           await vanished;
           return 'wait';
         }
-        await Promise.race([vanished, new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))]);
+        const poll = new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+        await Promise.race(early === undefined ? [vanished, poll] : [vanished, poll, early]);
       }
       return 'fast';
     } finally {

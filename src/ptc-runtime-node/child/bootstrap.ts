@@ -14,6 +14,10 @@ const { Console } = require('node:console') as typeof import('node:console');
 const { createRequire } = require('node:module') as typeof import('node:module');
 const { join } = require('node:path') as typeof import('node:path');
 
+// Taken before any program runs, which could replace process.kill or redefine process.pid.
+const killProcess = process.kill.bind(process);
+const ownPid = process.pid;
+
 // Defined by the other child files of the same script (bootstrap-source.ts). This file comes after
 // every one of them but in-memory.ts (functions only), so its top-level code below finds their
 // declarations done.
@@ -30,6 +34,8 @@ declare const compile: typeof import('./run-program.js').compile;
 declare const runProgram: typeof import('./run-program.js').runProgram;
 declare const onProgramError: typeof import('./run-program.js').onProgramError;
 declare const createKeptRuns: typeof import('./in-memory.js').createKeptRuns;
+// The control channel's socket (channel.ts; not exported there, but the files share one scope).
+declare const channel: import('node:net').Socket;
 
 /** The run frame's limits, once it came (nothing but `ready` is sent before). */
 export let limits: ChildLimits = {
@@ -43,6 +49,8 @@ export let limits: ChildLimits = {
 /** A run frame came; and the run in progress sent its `done`, after which nothing more is sent. */
 export let started = false;
 export let finished = false;
+/** The first run frame asked to keep the process for later programs (in-memory mode). */
+let keepProcess = false;
 
 // A kept process (in-memory mode) runs a later program once the previous one is done.
 const keptRuns = createKeptRuns({
@@ -57,6 +65,7 @@ export function onHostFrame(frame: HostFrame): void {
   if (frame.type === 'run') {
     if (!started) {
       started = true;
+      keepProcess = (frame as { keep?: unknown }).keep === true;
       keptRuns.begin(frame);
       runProgram(frame);
     } else if (finished && keptRuns.next(frame)) {
@@ -65,6 +74,21 @@ export function onHostFrame(frame: HostFrame): void {
   } else if (frame.type === 'result') {
     onResult(frame);
   }
+}
+
+/**
+ * Called right after `done` is written. A stateless run's process has nothing left to do, so it ends
+ * itself with SIGKILL the moment its `done` is in the kernel's hands: its threads start dying while
+ * the host is still waking up to read that frame, which the host's own kill would only start later
+ * (docs/runtime-lifecycle.md, "Settling"). The host still kills the whole tree and waits for it as
+ * before; this only starts the teardown sooner. A kept process (in-memory mode) stays.
+ */
+export function endAfterDone(): void {
+  if (keepProcess) return;
+  const end = () => killProcess(ownPid, 'SIGKILL');
+  // A large `done` the channel could not take at once is still queued: end once it is written.
+  if (channel.writableLength === 0) end();
+  else channel.once('drain', end);
 }
 
 /**
