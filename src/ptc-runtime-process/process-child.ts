@@ -314,6 +314,19 @@ export class ProcessChild {
     return bytes;
   }
 
+  /**
+   * Stops a child that is still booting until resumeBoot() (docs/runtime-lifecycle.md, "The pool"):
+   * false when it is ready, ended, or could not be stopped.
+   */
+  pauseBoot(): boolean {
+    if (this.#readyDone || this.#disposing !== undefined || this.#exit !== undefined) return false;
+    return this.#confined?.pause() === true;
+  }
+
+  resumeBoot(): void {
+    this.#confined?.resume();
+  }
+
   /** Remembers the current descendants so a later kill reaches those that left the process group. */
   trackDescendants(): void {
     if (this.#exit === undefined) this.#confined?.trackDescendants();

@@ -9,6 +9,7 @@ import { ConfigError, type ErrorInfo } from '../errors.js';
 import { resolveRunRequest } from '../ptc-runtime/resolve-request.js';
 import type { ProgramExecution, PtcLanguage, PtcRuntime, ResolvedRunSpec, RunRequest, RunResult, SandboxReport } from '../ptc-runtime/types.js';
 import { WarmPool } from './warm-pool.js';
+import { BootPause } from './boot-pause.js';
 import { NONE_ENFORCEMENT, planLaunch, sandboxPolicyOf, sweepStaleRunState } from '../sandbox/index.js';
 import { memoryResetNote, Memories, type Memory } from './in-memory.js';
 import type { ProcessLanguage } from './language.js';
@@ -48,6 +49,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
   // Temp dirs and pids groups of hosts that died without cleaning up (once per process, in the background).
   void sweepStaleRunState();
   const pool = config.pool === false ? undefined : new WarmPool<ProcessChild>(config.pool);
+  const bootPause = pool === undefined ? undefined : new BootPause<ProcessChild>(() => pool.booting());
   const resolvedSpecs = new WeakSet<ResolvedRunSpec>();
   const closing = new AbortController();
   const active = new Set<Promise<RunResult>>();
@@ -140,6 +142,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     const key = policyKeyOf(spec);
     const taken = pool?.take(key, start) ?? start();
     taken.mark('take');
+    bootPause?.release(taken);
     const outcome = await runOn(taken, spec, prepared.code, deadlineAt, start, { keep: false, firstCallId: 1, notes: NO_NOTES }, fail);
     refill(key, start, outcome.result);
     return outcome.result;
@@ -173,6 +176,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     const fresh = child === undefined;
     const taken = child ?? pool?.take(key, start) ?? start();
     taken.mark('take');
+    bootPause?.release(taken);
     const outcome = await runOn(taken, spec, code, deadlineAt, start, { keep: true, firstCallId: fresh ? 1 : memory.nextCallId, notes }, fail);
     if (fresh) refill(key, start, outcome.result);
     if (outcome.kept && !closing.signal.aborted) {
@@ -195,6 +199,8 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
   ): Promise<SessionOutcome & { readonly child: ProcessChild }> {
     let child = taken;
     let firstCallId = shape.firstCallId;
+    // Ready when taken: a warm run, which children booting for the pool wait for (boot-pause.ts).
+    const warm = taken.usable;
     let readyError = await waitReady(child, deadlineAt, spec, closing.signal, language.notStarted);
     if (readyError === undefined && !child.usable) {
       // A waiting child died (killed from outside): start a fresh one instead.
@@ -211,7 +217,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
       const result = await fail(readyError, readyError.code === 'SANDBOX_UNAVAILABLE' ? NO_SANDBOX : child.sandbox, shape.notes);
       return { result, kept: false, nextCallId: 1, child };
     }
-    const outcome = await runSession({
+    const session = runSession({
       child,
       sandbox: child.sandbox ?? NO_SANDBOX,
       spec,
@@ -233,6 +239,10 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
         memoryMb: config.memoryMb,
       },
     });
+    // The run frame is written by now: the program is under way while the boots are paused.
+    const endPause = warm ? bootPause?.begin(child) : undefined;
+    const outcome = await session;
+    endPause?.();
     child.mark('result');
     return { ...outcome, child };
   }

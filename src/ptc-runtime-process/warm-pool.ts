@@ -70,8 +70,8 @@ export class WarmPool<C extends PoolChild> {
 
   /**
    * Takes a child for `key` (ready ones first, else one still starting), or undefined. Refilling is
-   * the caller's call to fill() once its run settled; only when nothing is left warm or starting does
-   * a start begin right away, for concurrent runs.
+   * the caller's call to fill() once its run settled; only when the taken child was not ready and
+   * nothing is left warm or starting does a start begin right away, for concurrent runs.
    */
   take(key: string, start: () => C): C | undefined {
     if (this.#closed) return undefined;
@@ -80,6 +80,7 @@ export class WarmPool<C extends PoolChild> {
     const index = slots.findIndex((slot) => slot.child.usable);
     const chosen = index >= 0 ? index : slots.findIndex((slot) => slot.child.viable);
     let child: C | undefined;
+    const warm = index >= 0;
     if (chosen >= 0) {
       const [slot] = slots.splice(chosen, 1);
       if (slot?.idleTimer !== undefined) clearTimeout(slot.idleTimer);
@@ -89,8 +90,10 @@ export class WarmPool<C extends PoolChild> {
     if (!this.refills) return child;
     // Runs are outpacing the pool: keep one more warm next time.
     if (!slots.some((slot) => slot.child.usable)) policy.target = Math.min(this.#maxSize, policy.target + 1);
-    // Nothing left even starting: one start now for a concurrent run, the rest after the burst.
-    if (!slots.some((slot) => slot.child.viable)) {
+    // Nothing left even starting, and this run waits for a boot itself: one start now for a
+    // concurrent run, the rest after the burst. A warm run's replacement waits for its fill(): a
+    // boot now would only compete with it (boot-pause.ts), and a concurrent run starts its own.
+    if (!warm && !slots.some((slot) => slot.child.viable)) {
       setImmediate(() => {
         if (this.#closed || this.#policies.get(key) !== policy) return;
         this.#prune(policy);
@@ -133,6 +136,13 @@ export class WarmPool<C extends PoolChild> {
     const warm = policy.slots.filter((slot) => slot.child.usable).length;
     const starting = policy.slots.filter((slot) => slot.child.viable && !slot.child.usable).length;
     return { warm, starting, target: policy.target };
+  }
+
+  /** Children of every policy still starting (not yet ready, not taken). */
+  *booting(): Iterable<C> {
+    for (const policy of this.#policies.values()) {
+      for (const slot of policy.slots) if (slot.child.viable && !slot.child.usable) yield slot.child;
+    }
   }
 
   /** Ends every warm child; later take() calls find nothing. */

@@ -47,6 +47,14 @@ export interface ConfinedProcess {
   /** SIGKILL to everything the launch started (see the file comment). Synchronous: usable on host exit. */
   killTree(): void;
   /**
+   * SIGSTOP to the chain as it stands (a child still booting), so it takes no CPU until resume();
+   * returns false when nothing was stopped. Signals stop a process only between system calls, so a
+   * paused launch holds no kernel lock, and killTree() still ends it.
+   */
+  pause(): boolean;
+  /** SIGCONT to what pause() stopped (each checked against pid reuse by its start time). */
+  resume(): void;
+  /**
    * Resolves once the spawned process has exited and every remembered process is gone (under bwrap
    * the namespace's init outlives the monitor), bounded by PROCESS_TREE_VANISH_WAIT_MS; then removes
    * the pids group. Does not kill: call killTree() first.
@@ -98,6 +106,8 @@ class Confined implements ConfinedProcess {
   #exited = false;
   readonly #exit: Promise<void>;
   #sampler: NodeJS.Timeout | undefined;
+  /** What pause() stopped, until resume(). */
+  #paused: number[] = [];
 
   constructor(child: ChildProcess, plan: LaunchPlan, options: SpawnConfinedOptions) {
     this.child = child;
@@ -193,6 +203,25 @@ class Confined implements ConfinedProcess {
     for (const member of this.#group?.members() ?? []) tryKill(member);
   }
 
+  pause(): boolean {
+    const pid = this.child.pid;
+    if (pid === undefined || this.#exited || this.#paused.length > 0) return false;
+    // Innermost first, so no process of the chain runs on while its parent is already stopped.
+    for (const member of processChain(pid).reverse()) {
+      this.#remember(member);
+      if (this.#known.has(member) && trySignal(member, 'SIGSTOP')) this.#paused.push(member);
+    }
+    return this.#paused.length > 0;
+  }
+
+  resume(): void {
+    const paused = this.#paused;
+    this.#paused = [];
+    for (const member of paused.reverse()) {
+      if (startTime(member) === this.#known.get(member)) trySignal(member, 'SIGCONT');
+    }
+  }
+
   async waitGone(): Promise<void> {
     await this.#vanish();
     this.#nsProc?.close();
@@ -255,9 +284,14 @@ class Confined implements ConfinedProcess {
 }
 
 function tryKill(target: number): void {
+  trySignal(target, 'SIGKILL');
+}
+
+function trySignal(target: number, signal: NodeJS.Signals): boolean {
   try {
-    process.kill(target, 'SIGKILL');
+    process.kill(target, signal);
+    return true;
   } catch {
-    // Already gone.
+    return false; // Already gone.
   }
 }

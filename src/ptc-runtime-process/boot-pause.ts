@@ -1,0 +1,61 @@
+// Warm runs before pool refills (docs/runtime-lifecycle.md, "The pool"). A child booting for the pool
+// costs a full interpreter start-up of CPU (about as much as `node -e 0`), and on a small machine a
+// warm run that overlaps one is slowed down by it. While at least one warm run is in
+// progress, children still booting for the pool are stopped (SIGSTOP) and continued once no warm run
+// is left or after BOOT_PAUSE_MAX_MS, so a long program never starves its own replacement.
+
+/** What BootPause needs of a child (ProcessChild in production). */
+export interface PausableChild {
+  /** Stops the child if it is still booting; false when it is not (or could not be stopped). */
+  pauseBoot(): boolean;
+  resumeBoot(): void;
+}
+
+/** The longest a boot is held back for warm runs; after it, booting resumes even while they go on. */
+export const BOOT_PAUSE_MAX_MS = 50;
+
+export class BootPause<C extends PausableChild> {
+  readonly #booting: () => Iterable<C>;
+  #runs = 0;
+  readonly #paused = new Set<C>();
+  #timer: NodeJS.Timeout | undefined;
+
+  /** `booting`: the pool's children still starting (none taken by a run). */
+  constructor(booting: () => Iterable<C>) {
+    this.#booting = booting;
+  }
+
+  /** A warm run started on `taken`: pauses the other children still booting; call the result when it settles. */
+  begin(taken: C): () => void {
+    this.#runs++;
+    if (this.#runs === 1) {
+      for (const child of this.#booting()) {
+        if (child !== taken && child.pauseBoot()) this.#paused.add(child);
+      }
+      if (this.#paused.size > 0) {
+        this.#timer = setTimeout(() => this.#resumeAll(), BOOT_PAUSE_MAX_MS);
+        this.#timer.unref();
+      }
+    }
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#runs--;
+      if (this.#runs === 0) this.#resumeAll();
+    };
+  }
+
+  /** A run took `child`: if it was paused, it boots on now. */
+  release(child: C): void {
+    if (!this.#paused.delete(child)) return;
+    child.resumeBoot();
+  }
+
+  #resumeAll(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const child of this.#paused) child.resumeBoot();
+    this.#paused.clear();
+  }
+}
