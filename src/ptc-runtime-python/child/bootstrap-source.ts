@@ -18,6 +18,7 @@ import json
 import logging
 import math
 import os
+import signal
 import sys
 import threading
 import traceback
@@ -32,6 +33,9 @@ _loads = json.loads
 _os_write = os.write
 _os_read = os.read
 _os_exit = os._exit
+_os_kill = os.kill
+_OWN_PID = os.getpid()
+_SIGKILL = signal.SIGKILL
 _isinstance = builtins.isinstance
 _len = builtins.len
 _str = builtins.str
@@ -54,6 +58,15 @@ def _send(line):
             _os_exit(0)
 
 
+def _send_done(line):
+    # A stateless run's process has nothing left to do once 'done' is written (whole: _send loops
+    # until it is): it ends itself at once, so its teardown overlaps the host reading the frame
+    # (docs/runtime-lifecycle.md, "Settling"). The host still kills the whole tree. A kept process stays.
+    _send(line)
+    if not _state.keep:
+        _os_kill(_OWN_PID, _SIGKILL)
+
+
 def _byte_length(text):
     return _len(text.encode("utf-8", "replace"))
 
@@ -74,6 +87,7 @@ class _State:
     pending_args_bytes = 0
     main_task = None
     namespace = None
+    keep = False
 
 
 _state = _State()
@@ -105,7 +119,7 @@ def _finish_with_error(code, message):
     if _state.finished:
         return
     _state.finished = True
-    _send(_dumps({"type": "done", "ok": False, "error": {"code": code, "message": _cap_message(message)}}))
+    _send_done(_dumps({"type": "done", "ok": False, "error": {"code": code, "message": _cap_message(message)}}))
 
 
 def _emit_log(stream, text):
@@ -563,7 +577,7 @@ def _on_value(value):
         return
     if value is None:
         _state.finished = True
-        _send('{"type":"done","ok":true}')
+        _send_done('{"type":"done","ok":true}')
         return
     json_text = _to_json_text(value)
     if not _isinstance(json_text, _str):
@@ -586,7 +600,7 @@ def _on_value(value):
         )
         return
     _state.finished = True
-    _send(line)
+    _send_done(line)
 
 
 def _on_error(error):
@@ -641,6 +655,7 @@ def _start_run(frame):
     _state.running = True
     _state.finished = False
     _state.output_bytes = 0
+    _state.keep = frame.get("keep", False) is True
     if _state.namespace is None or not frame.get("keep", False):
         _state.namespace = _fresh_namespace()
     namespace = _state.namespace
