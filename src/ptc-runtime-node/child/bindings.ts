@@ -10,6 +10,8 @@ import type { ChildBinding, ResultFrame } from '../../ptc-runtime-process/frames
 declare const stringify: typeof import('./primordials.js').stringify;
 declare const byteLength: typeof import('./primordials.js').byteLength;
 declare const captureStackTrace: typeof import('./primordials.js').captureStackTrace;
+declare const errorConstructor: typeof import('./primordials.js').errorConstructor;
+declare const getOwnPropertyDescriptor: typeof import('./primordials.js').getOwnPropertyDescriptor;
 declare const defineProperty: typeof import('./primordials.js').defineProperty;
 declare const writeCall: typeof import('./channel.js').writeCall;
 declare const toJsonText: typeof import('./json-text.js').toJsonText;
@@ -105,10 +107,34 @@ function callError(member: Member, message: string, site: CallSite, code?: strin
   return error;
 }
 
-function callBinding(member: Member, args: unknown): Promise<JsonValue | undefined> {
-  if (finished) return new Promise(() => undefined);
+/**
+ * Where the program called `fn`, its frames recorded but not formatted. Most of V8's cost here is
+ * decoding each optimised frame it records (docs/control-channel.md, "Hot path"), so a call with
+ * at most one argument, as a program writes it (`tools.read({ path })`), records one frame: the
+ * call site itself, the limit lowered for the capture and the program's own value put back. More
+ * arguments are a built-in's callback (`paths.map(tools.read)`), whose frame comes before the
+ * program's: those keep the program's limit. The limit is read and set as a data property only: a
+ * program that made it an accessor or read-only gets the capture V8 does for it, and none of its
+ * code runs here.
+ */
+function captureCallSite(fn: Member['fn'], argumentCount: number): CallSite {
   const site: CallSite = {};
-  captureStackTrace(site, member.fn);
+  const limit = argumentCount > 1 ? undefined : getOwnPropertyDescriptor(errorConstructor, 'stackTraceLimit');
+  if (limit === undefined || limit.writable !== true || typeof limit.value !== 'number' || !(limit.value > 1)) {
+    captureStackTrace(site, fn);
+    return site;
+  }
+  errorConstructor.stackTraceLimit = 1;
+  try {
+    captureStackTrace(site, fn);
+  } finally {
+    errorConstructor.stackTraceLimit = limit.value as number;
+  }
+  return site;
+}
+
+function callBinding(member: Member, args: unknown, site: CallSite): Promise<JsonValue | undefined> {
+  if (finished) return new Promise(() => undefined);
   // Arguments cross losslessly or not at all: JSON.stringify would silently drop undefined, turn NaN
   // into null and Dates into strings. An omitted argument is an empty object.
   const json = args === undefined ? '{}' : toJsonText(args);
@@ -125,11 +151,25 @@ function callBinding(member: Member, args: unknown): Promise<JsonValue | undefin
       callError(member, `the argument of ${member.label} is ${bytes} bytes; the limit is ${limits.maxFrameBytes} bytes`, site),
     );
   }
-  return new Promise((resolve, reject) => {
-    const call: Call = { member, resolve, reject, site, bytes, args: json };
+  const promise = new Promise<JsonValue | undefined>(takeSettlers);
+  const call: Call = { member, resolve: takenResolve, reject: takenReject, site, bytes, args: json };
+  try {
     if (waitingCalls.length === 0 && hasRoomFor(call)) sendCall(call);
     else waitingCalls.push(call);
-  });
+  } catch (error) {
+    // As a throw inside a Promise executor would: the call's promise rejects.
+    call.reject(error);
+  }
+  return promise;
+}
+
+// One executor for every call's Promise, handing its settle functions over through these two, so a
+// call allocates no executor closure (docs/control-channel.md, "Hot path").
+let takenResolve: (value: JsonValue | undefined) => void = () => undefined;
+let takenReject: (error: unknown) => void = () => undefined;
+function takeSettlers(resolve: (value: JsonValue | undefined) => void, reject: (error: unknown) => void): void {
+  takenResolve = resolve;
+  takenReject = reject;
 }
 
 /** Whether the pending count and bytes allow one more call (one always goes when none is pending). */
@@ -186,7 +226,10 @@ export function installBindings(bindings: readonly ChildBinding[]): void {
         label: IDENTIFIER.test(name) ? `${binding.global}.${name}` : `${binding.global}[${stringify(name)}]`,
         head,
         fixedBytes: byteLength(head, 'utf8') + ID_TAIL_BYTES,
-        fn: (args?: unknown) => callBinding(member, args),
+        // A method: `arguments` is counted, and like an arrow it has no prototype and is no constructor.
+        fn(args?: unknown) {
+          return callBinding(member, args, captureCallSite(member.fn, arguments.length));
+        },
       };
       defineProperty(member.fn, 'name', { value: name });
       defineProperty(namespace, name, { value: member.fn, enumerable: true, writable: false, configurable: false });

@@ -13,6 +13,8 @@ export const byteLength = Buffer.byteLength;
 export const exitProcess = process.exit.bind(process);
 export const nextTick = process.nextTick;
 export const captureStackTrace = Error.captureStackTrace;
+/** The Error whose stackTraceLimit V8 reads when it captures a stack, even if the program replaces the global. */
+export const errorConstructor = Error;
 export const getPrototypeOf = Object.getPrototypeOf;
 export const objectPrototype = Object.prototype;
 export const arrayPrototype = Array.prototype;
