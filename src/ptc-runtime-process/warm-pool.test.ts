@@ -119,6 +119,24 @@ describe('WarmPool', () => {
     }
   });
 
+  it('leaves the replacement of a warm take to its fill(), which starts it at once when nothing is left', async () => {
+    const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 4 });
+    const { made, start } = factory();
+    pool.fill('a', start);
+    made[0]?.start();
+    await tick();
+    expect(pool.take('a', start)).toBe(made[0]);
+    await tick();
+    // Nothing started while the warm run goes on (boot-pause.ts: a boot would only compete with it).
+    expect(made).toHaveLength(1);
+    expect([...pool.booting()]).toEqual([]);
+    // The take found nothing else ready, so the target grew to 2: both start now.
+    pool.fill('a', start);
+    expect(made).toHaveLength(3);
+    expect([...pool.booting()]).toEqual([made[1], made[2]]);
+    await pool.close();
+  });
+
   it('primes a policy with one child only when none is warm', async () => {
     const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
     const { made, start } = factory();
