@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FRAME_DEPTH } from '../limits.js';
-import { encodeFrame, parseChildFrame } from './frames.js';
+import { encodeFrame, encodeValueResult, parseChildFrame } from './frames.js';
 
 describe('parseChildFrame', () => {
   it.each([
@@ -50,6 +50,14 @@ describe('parseChildFrame', () => {
   it('encodes one frame per line', () => {
     expect(encodeFrame({ type: 'result', id: 3, ok: true, value: 'a\nb' })).toBe('{"type":"result","id":3,"ok":true,"value":"a\\nb"}\n');
   });
+
+  it.each([['a\nb'], [0], [null], [false], [{ x: 1, '"': ['\u2028', -0] }], [[]], [Number.MAX_SAFE_INTEGER]])(
+    'encodes a result with value %j as encodeFrame does',
+    (value) => {
+      const id = 9_007_199_254_740_991;
+      expect(encodeValueResult(id, JSON.stringify(value))).toBe(encodeFrame({ type: 'result', id, ok: true, value }));
+    },
+  );
 });
 
 describe('parseChildFrame nesting bound', () => {

@@ -76,6 +76,15 @@ export function encodeFrame(frame: Frame): string {
   return JSON.stringify(frame) + '\n';
 }
 
+/**
+ * The line of `{ type: 'result', id, ok: true, value }` given the value's JSON text: the same text
+ * as encodeFrame, without serialising the frame object around the value (docs/control-channel.md,
+ * "Hot path").
+ */
+export function encodeValueResult(id: number, valueJson: string): string {
+  return `{"type":"result","id":${id},"ok":true,"value":${valueJson}}\n`;
+}
+
 export type ParsedChildFrame = { readonly ok: true; readonly frame: ChildFrame } | { readonly ok: false; readonly reason: string };
 
 const MAX_CALL_ID = Number.MAX_SAFE_INTEGER;

@@ -10,7 +10,7 @@ import { checkJson, type JsonValue } from '../json.js';
 import { MAX_ERROR_MESSAGE_BYTES, MAX_FRAME_DEPTH, MAX_QUEUED_REPLY_BYTES } from '../limits.js';
 import { Deadline } from '../ptc-runtime/deadline.js';
 import type { ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
-import { encodeFrame, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
+import { encodeFrame, encodeValueResult, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
 import type { ChildExit } from './child-exit.js';
 import type { ProcessChild } from './process-child.js';
 import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, type SessionTexts } from './session-texts.js';
@@ -253,23 +253,31 @@ class Session {
       outcome = Promise.reject(error);
     }
     // Both outcomes are handled totally: nothing a binding resolves or rejects with can become an
-    // unhandled rejection in the host (docs/control-channel.md).
+    // unhandled rejection in the host (docs/control-channel.md), and whatever a reply path throws
+    // ends the run instead of escaping into the event loop.
     outcome.then(
-      (value) => this.#guard(() => this.#reply(frame, value)),
-      (error: unknown) => this.#guard(() => this.#replyError(frame, error)),
+      (value) => {
+        try {
+          this.#reply(frame, value);
+        } catch (error) {
+          this.#replyFailed(error);
+        }
+      },
+      (error: unknown) => {
+        try {
+          this.#replyError(frame, error);
+        } catch (thrown) {
+          this.#replyFailed(thrown);
+        }
+      },
     );
   }
 
-  /** Runs a reply path; anything it throws ends the run instead of escaping into the event loop. */
-  #guard(body: () => void): void {
-    try {
-      body();
-    } catch (error) {
-      this.#settle(
-        { error: { code: 'PROTOCOL', message: `the host could not reply to a binding call: ${describeError(error)}` } },
-        'a protocol failure',
-      );
-    }
+  #replyFailed(error: unknown): void {
+    this.#settle(
+      { error: { code: 'PROTOCOL', message: `the host could not reply to a binding call: ${describeError(error)}` } },
+      'a protocol failure',
+    );
   }
 
   #reply(frame: CallFrame, value: unknown): void {
@@ -278,18 +286,27 @@ class Session {
       this.#sendResult({ type: 'result', id: frame.id, ok: true });
       return;
     }
-    const label = `${preview(frame.global)}.${preview(frame.member)}`;
-    let check: ReturnType<typeof checkJson>;
-    try {
-      check = checkJson(value);
-    } catch (error) {
-      check = { ok: false, path: '', reason: `inspecting it threw: ${describeError(error)}` };
+    if (!isFlatJson(value)) {
+      let check: ReturnType<typeof checkJson>;
+      try {
+        check = checkJson(value);
+      } catch (error) {
+        check = { ok: false, path: '', reason: `inspecting it threw: ${describeError(error)}` };
+      }
+      if (!check.ok) {
+        const label = `${preview(frame.global)}.${preview(frame.member)}`;
+        this.#sendError(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
+        return;
+      }
     }
-    if (!check.ok) {
-      this.#sendError(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
+    let json: string;
+    try {
+      json = JSON.stringify(value);
+    } catch (error) {
+      this.#sendError(frame.id, `the result could not be serialised: ${describeError(error)}`);
       return;
     }
-    this.#sendResult({ type: 'result', id: frame.id, ok: true, value: value as JsonValue });
+    this.#queueReply({ type: 'result', id: frame.id, ok: true, value: value as JsonValue }, encodeValueResult(frame.id, json));
   }
 
   #replyError(frame: CallFrame, error: unknown): void {
@@ -324,6 +341,11 @@ class Session {
       this.#sendError(frame.id, `the result could not be serialised: ${describeError(error)}`);
       return;
     }
+    this.#queueReply(frame, line);
+  }
+
+  /** Queues a reply's line (`frame` encoded) for the next write, within the channel's frame limit. */
+  #queueReply(frame: ResultFrame, line: string): void {
     const bytes = Buffer.byteLength(line, 'utf8');
     if (bytes > this.#input.limits.maxFrameBytes) {
       this.#sendError(frame.id, `the result is ${bytes} bytes, more than the ${this.#input.limits.maxFrameBytes}-byte channel limit; ask for less (a range, a filter)`);
@@ -342,9 +364,17 @@ class Session {
       this.#flushScheduled = true;
       // Queued from a binding's settlement (a microtask), the tick runs once every reply that is
       // ready in this turn has been queued (docs/control-channel.md, "Hot path").
-      process.nextTick(() => this.#guard(() => this.#flush()));
+      process.nextTick(this.#flushTick);
     }
   }
+
+  readonly #flushTick = (): void => {
+    try {
+      this.#flush();
+    } catch (error) {
+      this.#replyFailed(error);
+    }
+  };
 
   #flush(): void {
     this.#flushScheduled = false;
@@ -413,3 +443,28 @@ class Session {
 
 /** Replies written together at most: small, so a batch never delays the queued-bytes check much. */
 const REPLY_BATCH_BYTES = 64 * 1024;
+
+/**
+ * Whether checkJson would accept `value` at first sight: a JSON primitive, or a plain object or
+ * array whose values are all JSON primitives (most bindings' results). Read as checkJson reads it;
+ * anything else, and any value this declines, goes through checkJson whole (docs/control-channel.md,
+ * "Hot path").
+ */
+function isFlatJson(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return isJsonPrimitive(value);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!isJsonPrimitive(value[index])) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(value);
+  for (let index = 0; index < keys.length; index++) {
+    if (!isJsonPrimitive((value as Record<string, unknown>)[keys[index] as string])) return false;
+  }
+  return true;
+}
+
+function isJsonPrimitive(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
