@@ -100,3 +100,21 @@ describe('binding call sites', () => {
     expect(result.value).toEqual([true, 'at program.ts:3:19', 10]);
   });
 });
+
+describe('binding calls and the program\'s globals', () => {
+  it('settles each call with its own result when the program replaced Promise', async () => {
+    const result = await run(
+      [
+        // After the first await: run-program.ts settles the program's own promise through the live Promise.
+        'await null;',
+        'const RealPromise = Promise;',
+        'globalThis.Promise = function Fake() {};',
+        'const [a, b] = await RealPromise.all([tools.echo({ n: 1 }), tools.echo({ n: 2 })]);',
+        'const c = await tools.echo({ n: 3 });',
+        'return [a, b, c];',
+      ].join('\n'),
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.value).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+});

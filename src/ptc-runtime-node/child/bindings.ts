@@ -11,6 +11,7 @@ declare const stringify: typeof import('./primordials.js').stringify;
 declare const byteLength: typeof import('./primordials.js').byteLength;
 declare const captureStackTrace: typeof import('./primordials.js').captureStackTrace;
 declare const errorConstructor: typeof import('./primordials.js').errorConstructor;
+declare const promiseConstructor: typeof import('./primordials.js').promiseConstructor;
 declare const getOwnPropertyDescriptor: typeof import('./primordials.js').getOwnPropertyDescriptor;
 declare const defineProperty: typeof import('./primordials.js').defineProperty;
 declare const writeCall: typeof import('./channel.js').writeCall;
@@ -151,7 +152,7 @@ function callBinding(member: Member, args: unknown, site: CallSite): Promise<Jso
       callError(member, `the argument of ${member.label} is ${bytes} bytes; the limit is ${limits.maxFrameBytes} bytes`, site),
     );
   }
-  const promise = new Promise<JsonValue | undefined>(takeSettlers);
+  const promise = new promiseConstructor<JsonValue | undefined>(takeSettlers);
   const call: Call = { member, resolve: takenResolve, reject: takenReject, site, bytes, args: json };
   try {
     if (waitingCalls.length === 0 && hasRoomFor(call)) sendCall(call);

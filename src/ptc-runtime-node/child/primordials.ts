@@ -15,6 +15,8 @@ export const nextTick = process.nextTick;
 export const captureStackTrace = Error.captureStackTrace;
 /** The Error whose stackTraceLimit V8 reads when it captures a stack, even if the program replaces the global. */
 export const errorConstructor = Error;
+/** Runs its executor at once, which the calls' shared executor relies on (bindings.ts). */
+export const promiseConstructor = Promise;
 export const getPrototypeOf = Object.getPrototypeOf;
 export const objectPrototype = Object.prototype;
 export const arrayPrototype = Array.prototype;
