@@ -242,7 +242,8 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     // The run frame is written by now: the program is under way while the boots are paused.
     const endPause = warm ? bootPause?.begin(child) : undefined;
     const outcome = await session;
-    endPause?.();
+    // After the caller has its result: the boots woken here would otherwise take the CPU first.
+    if (endPause !== undefined) setImmediate(endPause);
     child.mark('result');
     return { ...outcome, child };
   }
