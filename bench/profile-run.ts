@@ -1,6 +1,7 @@
 // Phase profile of a run's process (docs/runtime-lifecycle.md, "Tracing"): per-phase medians for warm
 // spaced runs, warm back-to-back runs and cold runs (no pool), next to `node -e 0` measured in the same
 // process. Run: node --import ./scripts/ts-register.mjs bench/profile-run.ts [samples]
+// (SPACING=<ms> changes the pause between spaced runs, default 60, as in bench/run.ts).
 // bench/run.ts may import profileRuns() for its own rows.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { median } from './median.js';
 import { nodeBaselineMs } from './node-baseline.js';
 
 const PROGRAM = 'const x: number = await tools.echo(1); return x + 1;';
-const SPACED_PAUSE_MS = 60;
+const SPACED_PAUSE_MS = Number(process.env['SPACING'] ?? 60);
 const BACK_TO_BACK_BATCH = 10;
 
 export interface ProfileRow {
