@@ -105,8 +105,6 @@ describe('binding calls and the program\'s globals', () => {
   it('settles each call with its own result when the program replaced Promise', async () => {
     const result = await run(
       [
-        // After the first await: run-program.ts settles the program's own promise through the live Promise.
-        'await null;',
         'const RealPromise = Promise;',
         'globalThis.Promise = function Fake() {};',
         'const [a, b] = await RealPromise.all([tools.echo({ n: 1 }), tools.echo({ n: 2 })]);',
@@ -116,5 +114,18 @@ describe('binding calls and the program\'s globals', () => {
     );
     expect(result.error).toBeUndefined();
     expect(result.value).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+
+  it('reports the value of a program that replaced Promise.resolve and Promise.prototype.then', async () => {
+    const result = await run(
+      [
+        // Before the first await: the bootstrap takes the program's outcome right after that.
+        'Promise.resolve = () => { throw new Error("hijacked resolve"); };',
+        'Promise.prototype.then = function () { return this; };',
+        'return await tools.echo({ n: 1 });',
+      ].join('\n'),
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.value).toEqual({ n: 1 });
   });
 });

@@ -17,6 +17,7 @@ export const captureStackTrace = Error.captureStackTrace;
 export const errorConstructor = Error;
 /** Runs its executor at once, which the calls' shared executor relies on (bindings.ts). */
 export const promiseConstructor = Promise;
+export const promiseResolve = Promise.resolve.bind(Promise) as <T>(value: T) => Promise<Awaited<T>>;
 export const getPrototypeOf = Object.getPrototypeOf;
 export const objectPrototype = Object.prototype;
 export const arrayPrototype = Array.prototype;
@@ -33,3 +34,4 @@ export const stringSlice = uncurry(String.prototype.slice);
 export const stringReplaceAll = uncurry(String.prototype.replaceAll as (search: string, replacement: string) => string);
 export const charCodeAt = uncurry(String.prototype.charCodeAt);
 export const regexpExec = uncurry(RegExp.prototype.exec);
+export const promiseThen = uncurry(Promise.prototype.then as (onFulfilled: (value: unknown) => void, onRejected: (reason: unknown) => void) => Promise<void>);

@@ -8,6 +8,8 @@ const vm = require('node:vm') as typeof import('node:vm');
 
 // Defined by the other child files of the same script (bootstrap-source.ts).
 declare const stringify: typeof import('./primordials.js').stringify;
+declare const promiseResolve: typeof import('./primordials.js').promiseResolve;
+declare const promiseThen: typeof import('./primordials.js').promiseThen;
 declare const byteLength: typeof import('./primordials.js').byteLength;
 declare const exitProcess: typeof import('./primordials.js').exitProcess;
 declare const write: typeof import('./channel.js').write;
@@ -114,5 +116,6 @@ export function runProgram(frame: RunFrame): void {
     onProgramError(error);
     return;
   }
-  Promise.resolve(completion).then(onProgramValue, onProgramError);
+  // The captured originals: a program that replaced Promise.resolve or then still gets its outcome reported.
+  promiseThen(promiseResolve(completion), onProgramValue, onProgramError);
 }
