@@ -18,6 +18,12 @@ let cached: string | undefined;
 export const BOOTSTRAP_INPUT_ARGS: readonly string[] = ['--input-type=commonjs', '-'];
 
 /**
+ * The script argument (after BOOTSTRAP_INPUT_ARGS) that asks a child started for the pool to warm
+ * its run path up before `ready` (child/bootstrap.ts, warmUp).
+ */
+export const WARM_UP_ARG = 'warm-up';
+
+/**
  * The child's files in script order. The files share one scope, each naming what it uses from the
  * others with `declare`. Function declarations are hoisted, but a `const` or `let` can be read only
  * once its line ran, so a file's top-level code reads only its own names and those of the files

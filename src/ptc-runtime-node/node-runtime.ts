@@ -9,7 +9,7 @@ import type { ErrorInfo } from '../errors.js';
 import { endedEarlyMessage, type ChildExit } from '../ptc-runtime-process/child-exit.js';
 import type { ProcessLanguage } from '../ptc-runtime-process/language.js';
 import { createProcessRuntime, type ProcessRuntime } from '../ptc-runtime-process/process-runtime.js';
-import { BOOTSTRAP_INPUT_ARGS, bootstrapSource } from './bootstrap-source.js';
+import { BOOTSTRAP_INPUT_ARGS, WARM_UP_ARG, bootstrapSource } from './bootstrap-source.js';
 import { resolveNodeRuntimeOptions, type NodeRuntimeConfig, type NodeRuntimeOptions } from './options.js';
 import { stripProgram } from './strip.js';
 import { keepTopLevelNames } from './top-level-names.js';
@@ -36,6 +36,7 @@ function nodeLanguage(config: NodeRuntimeConfig): ProcessLanguage<'typescript'> 
       ? ['--disable-warning=ExperimentalWarning']
       : [];
   const args = [`--max-old-space-size=${config.memoryMb}`, ...quiet, ...BOOTSTRAP_INPUT_ARGS];
+  const aheadArgs = [...args, WARM_UP_ARG];
   return {
     language: 'typescript',
     name: 'Node',
@@ -47,7 +48,7 @@ function nodeLanguage(config: NodeRuntimeConfig): ProcessLanguage<'typescript'> 
       const kept = keepTopLevelNames(stripped.code);
       return kept.ok ? kept : { ok: false, error: { code: 'STRIP_FAILED', message: kept.message } };
     },
-    command: () => ({ kind: 'node', command: config.nodePath, args, stdin: bootstrapSource() }),
+    command: (ahead) => ({ kind: 'node', command: config.nodePath, args: ahead ? aheadArgs : args, stdin: bootstrapSource() }),
     childTexts: { start: 'the program process', process: 'The program process', exited: 'The program process' },
     sessionTexts: { calls: 'binding calls', memoryHint: 'stream it', exitError },
     notStarted: "the program's process",

@@ -20,8 +20,12 @@ export interface ProcessLanguage<L extends PtcLanguage = PtcLanguage> {
   checkSpec?(spec: ResolvedRunSpec): void;
   /** `keep`: the program runs in a kept namespace (in-memory mode), so its top-level names must persist. */
   prepare(program: string, keep: boolean): PreparedProgram;
-  /** What to start; may detect the interpreter first (and reject with RUNTIME_UNAVAILABLE). */
-  command(): ChildCommand | Promise<ChildCommand>;
+  /**
+   * What to start; may detect the interpreter first (and reject with RUNTIME_UNAVAILABLE). `ahead`:
+   * the child is started for the pool, before a run needs it, so it may spend time before `ready`
+   * that makes its run faster (the Node child's warm-up); a run that started its own child waits.
+   */
+  command(ahead: boolean): ChildCommand | Promise<ChildCommand>;
   readonly childTexts: ChildTexts;
   readonly sessionTexts: SessionTexts;
   /** "<notStarted> did not start within the N ms deadline": `the program's process`. */

@@ -56,7 +56,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
   const memories = new Memories(config.memoryIdleMs);
   let lastReport: SandboxReport | undefined;
 
-  const launchOptions = (spec: ResolvedRunSpec): ChildLaunchOptions => ({
+  const launchOptions = (spec: ResolvedRunSpec, ahead: boolean): ChildLaunchOptions => ({
     mode: config.sandbox,
     policy: workspacePolicyOf(spec, config.processes),
     maxFrameBytes: config.maxFrameBytes,
@@ -64,15 +64,16 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     exitDrainGraceMs: config.exitDrainGraceMs,
     maxTasks: config.maxTasks,
     tmpMaxBytes: config.tmpMaxBytes,
-    command: () => language.command(),
+    command: () => language.command(ahead),
     texts: language.childTexts,
     onProcess: config.onProcess,
     onPhases: config.onPhases,
   });
   // Every child until its cleanup is done: close() waits for that too, so nothing is left behind.
   const children = new Set<ProcessChild>();
-  const starter = (spec: ResolvedRunSpec) => () => {
-    const child = new ProcessChild(launchOptions(spec));
+  // `ahead`: a child for the pool, started before a run needs it; a run that starts its own waits for it.
+  const starter = (spec: ResolvedRunSpec, ahead = true) => () => {
+    const child = new ProcessChild(launchOptions(spec, ahead));
     children.add(child);
     void child.cleanedUp.then(() => children.delete(child));
     return child;
@@ -105,7 +106,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
   async function reportFor(spec: ResolvedRunSpec): Promise<SandboxReport> {
     if (lastReport !== undefined) return lastReport;
     try {
-      const command = await language.command();
+      const command = await language.command(false);
       const plan = await planLaunch({
         kind: command.kind,
         command: command.command,
@@ -140,10 +141,11 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
 
     const start = starter(spec);
     const key = policyKeyOf(spec);
-    const taken = pool?.take(key, start) ?? start();
+    const onDemand = starter(spec, false);
+    const taken = pool?.take(key, start) ?? onDemand();
     taken.mark('take');
     bootPause?.release(taken);
-    const outcome = await runOn(taken, spec, prepared.code, deadlineAt, start, { keep: false, firstCallId: 1, notes: NO_NOTES }, fail);
+    const outcome = await runOn(taken, spec, prepared.code, deadlineAt, onDemand, { keep: false, firstCallId: 1, notes: NO_NOTES }, fail);
     refill(key, start, outcome.result);
     return outcome.result;
   }
@@ -174,10 +176,11 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     memory.lost = undefined;
     const start = starter(spec);
     const fresh = child === undefined;
-    const taken = child ?? pool?.take(key, start) ?? start();
+    const onDemand = starter(spec, false);
+    const taken = child ?? pool?.take(key, start) ?? onDemand();
     taken.mark('take');
     bootPause?.release(taken);
-    const outcome = await runOn(taken, spec, code, deadlineAt, start, { keep: true, firstCallId: fresh ? 1 : memory.nextCallId, notes }, fail);
+    const outcome = await runOn(taken, spec, code, deadlineAt, onDemand, { keep: true, firstCallId: fresh ? 1 : memory.nextCallId, notes }, fail);
     if (fresh) refill(key, start, outcome.result);
     if (outcome.kept && !closing.signal.aborted) {
       memories.keep(memory, outcome.child, key, outcome.nextCallId);

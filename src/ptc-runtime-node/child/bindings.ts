@@ -240,6 +240,11 @@ export function installBindings(bindings: readonly ChildBinding[]): void {
   }
 }
 
+/** Ids start at 1 again: only after the warm-up, whose call the host never saw (bootstrap.ts). */
+export function restartCallIds(): void {
+  nextCallId = 1;
+}
+
 /** Forgets the pending and waiting calls, for the next program of a kept process (child/in-memory.ts). */
 export function resetCalls(): void {
   pendingArgsBytes = 0;

@@ -23,22 +23,25 @@ const ownPid = process.pid;
 // declarations done.
 declare const defineProperty: typeof import('./primordials.js').defineProperty;
 declare const write: typeof import('./channel.js').write;
+declare const captureWrites: typeof import('./channel.js').captureWrites;
+declare const releaseWrites: typeof import('./channel.js').releaseWrites;
+declare const onChannelRead: typeof import('./channel.js').onChannelRead;
+declare const exitProcess: typeof import('./primordials.js').exitProcess;
 declare const consoleStream: typeof import('./output.js').consoleStream;
 declare const captureRaw: typeof import('./output.js').captureRaw;
 declare const resetOutput: typeof import('./output.js').resetOutput;
-declare const toJsonText: typeof import('./json-text.js').toJsonText;
 declare const onResult: typeof import('./bindings.js').onResult;
 declare const resetCalls: typeof import('./bindings.js').resetCalls;
+declare const restartCallIds: typeof import('./bindings.js').restartCallIds;
 declare const PROGRAM_FILENAME: typeof import('./run-program.js').PROGRAM_FILENAME;
-declare const compile: typeof import('./run-program.js').compile;
 declare const runProgram: typeof import('./run-program.js').runProgram;
 declare const onProgramError: typeof import('./run-program.js').onProgramError;
 declare const createKeptRuns: typeof import('./in-memory.js').createKeptRuns;
 // The control channel's socket (channel.ts; not exported there, but the files share one scope).
 declare const channel: import('node:net').Socket;
 
-/** The run frame's limits, once it came (nothing but `ready` is sent before). */
-export let limits: ChildLimits = {
+/** Before any run frame (and again after the warm-up). */
+const INITIAL_LIMITS: ChildLimits = {
   maxOutputBytes: 0,
   maxFrameBytes: 0,
   maxPendingCalls: 1,
@@ -46,11 +49,15 @@ export let limits: ChildLimits = {
   maxValueDepth: 0,
   maxErrorMessageBytes: 8192,
 };
+/** The run frame's limits, once it came (nothing but `ready` is sent before). */
+export let limits: ChildLimits = INITIAL_LIMITS;
 /** A run frame came; and the run in progress sent its `done`, after which nothing more is sent. */
 export let started = false;
 export let finished = false;
 /** The first run frame asked to keep the process for later programs (in-memory mode). */
 let keepProcess = false;
+/** The warm-up before `ready` is running (warmUp below): its `done` must not end the process. */
+let warmingUp = false;
 
 // A kept process (in-memory mode) runs a later program once the previous one is done.
 const keptRuns = createKeptRuns({
@@ -84,7 +91,7 @@ export function onHostFrame(frame: HostFrame): void {
  * before; this only starts the teardown sooner. A kept process (in-memory mode) stays.
  */
 export function endAfterDone(): void {
-  if (keepProcess) return;
+  if (keepProcess || warmingUp) return;
   const end = () => killProcess(ownPid, 'SIGKILL');
   // A large `done` the channel could not take at once is still queued: end once it is written.
   if (channel.writableLength === 0) end();
@@ -93,8 +100,7 @@ export function endAfterDone(): void {
 
 /**
  * Everything that does not depend on the run frame happens before `ready`, off the hot path: the
- * program's console, raw output capture, `require`, the error handlers, and one pass through the
- * compile-and-call path so its code is warm when the program arrives.
+ * program's console, raw output capture, `require` and the error handlers.
  */
 function prepare(): void {
   const programConsole = new Console({ stdout: consoleStream('stdout'), stderr: consoleStream('stderr'), colorMode: false });
@@ -109,9 +115,58 @@ function prepare(): void {
   });
   process.on('uncaughtException', onProgramError);
   process.on('unhandledRejection', onProgramError);
-  const warm = compile('(async function () {\nreturn { warm: [1, "x", null] };\n})');
-  void (warm as () => Promise<unknown>)().then((value) => toJsonText(value));
+}
+
+/**
+ * One run of a small program of our own through the whole run path before `ready` (a child started
+ * for the pool, with the WARM_UP_ARG argument; bootstrap-source.ts): the frames are
+ * read through onChannelRead and everything written is kept (captureWrites), so the host sees none of
+ * it. The first run in a process costs 1.7-2.1 ms of JavaScript that is almost all first execution
+ * (lazy compilation, cold inline caches; docs/runtime-lifecycle.md, "Measured"); this moves it off
+ * the program's time. Afterwards every bit of run state is as it was: no run started, call ids from
+ * 1, no output counted, the warm-up's global gone. Any failure ends the process before `ready`.
+ */
+async function warmUp(): Promise<void> {
+  const global = '__ptcWarmUp';
+  const frames = captureWrites();
+  warmingUp = true;
+  try {
+    const feed = (frame: object) => {
+      const bytes = Buffer.from(JSON.stringify(frame) + '\n', 'utf8');
+      onChannelRead(bytes.length, bytes);
+    };
+    feed({
+      type: 'run',
+      code: `(async function () {\nconst v = await ${global}.echo({ a: [1, "x", null], b: true });\nconsole.log("w", v.b);\nreturn { v, n: 1 };\n})`,
+      bindings: [{ global, members: ['echo'], errorClass: null }],
+      limits: { ...INITIAL_LIMITS, maxOutputBytes: 4096, maxFrameBytes: 4096, maxPendingCalls: 8, maxPendingArgsBytes: 4096, maxValueDepth: 8 },
+    });
+    feed({ type: 'result', id: 1, ok: true, value: { a: [1, 'x', null], b: true } });
+    // The program's continuation and its `done` are microtasks: done before the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!frames.some((text) => text.startsWith('{"type":"done","ok":true'))) {
+      throw new Error(`no done frame (wrote: ${frames.join('').slice(0, 300)})`);
+    }
+  } finally {
+    warmingUp = false;
+    started = false;
+    finished = false;
+    keepProcess = false;
+    limits = INITIAL_LIMITS;
+    resetOutput();
+    resetCalls();
+    restartCallIds();
+    delete (globalThis as Record<string, unknown>)[global];
+    releaseWrites();
+  }
 }
 
 prepare();
-write('{"type":"ready"}');
+// Only a child started for the pool warms up: one a run is waiting for would only make it wait longer.
+(process.argv[2] === 'warm-up' ? warmUp() : Promise.resolve()).then(
+  () => write('{"type":"ready"}'),
+  (error: unknown) => {
+    require('node:fs').writeSync(2, `ptc child: the bootstrap's warm-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    exitProcess(70);
+  },
+);

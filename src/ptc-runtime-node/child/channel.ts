@@ -38,6 +38,24 @@ const channelOptions: import('node:net').SocketConstructorOpts & { onread: impor
 };
 const channel = new Socket(channelOptions);
 
+/** While the bootstrap warms its run path up (bootstrap.ts), what would be written goes here instead. */
+let captured: string[] | undefined;
+
+/** Starts keeping what would be written, for the warm-up before `ready`; returns the list it fills. */
+export function captureWrites(): string[] {
+  captured = [];
+  return captured;
+}
+
+/** Ends the capture and forgets the batching state the warm-up left, as after a fresh start. */
+export function releaseWrites(): void {
+  captured = undefined;
+  outgoing = '';
+  flushScheduled = false;
+  queuedCalls = 0;
+  lastBatchCalls = 0;
+}
+
 /** Call frames made in one turn of the event loop, written together (docs/control-channel.md, "Hot path"). */
 let outgoing = '';
 let flushScheduled = false;
@@ -94,6 +112,10 @@ export function write(line: string): void {
  * take is queued on the stream, and so is everything after it until the queue is empty.
  */
 function send(text: string): void {
+  if (captured !== undefined) {
+    captured.push(text);
+    return;
+  }
   if (channel.writableLength === 0) {
     let written: number;
     try {
@@ -117,7 +139,7 @@ channel.on('error', () => exitProcess(0));
 let incoming: Buffer[] = [];
 
 /** Parses every complete line of one read; the bytes after the last LF wait for the next read. */
-function onChannelRead(bytes: number, buffer: Buffer): void {
+export function onChannelRead(bytes: number, buffer: Buffer): void {
   const last = buffer.lastIndexOf(LF, bytes - 1);
   if (last === -1) {
     incoming.push(Buffer.from(buffer.subarray(0, bytes)));
