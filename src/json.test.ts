@@ -19,6 +19,12 @@ describe('checkJson', () => {
     [{ a: [1, NaN] }, '/a/1', /non-finite/],
     [{ 'x/y': { '~': () => 1 } }, '/x~1y/~0', /function is not JSON/],
     [new Date(0), '', /instance of Date is not a plain object/],
+    // Flat values, which the first-sight check declines and the walk explains.
+    [{ a: NaN }, '/a', /non-finite/],
+    [[1, Infinity], '/1', /non-finite/],
+    [{ a: 1n }, '/a', /bigint is not JSON/],
+    [new Map(), '', /instance of Map is not a plain object/],
+    [Infinity, '', /non-finite/],
   ])('refuses %o at %s', (value, path, reason) => {
     const check = checkJson(value);
     expect(check.ok).toBe(false);
@@ -26,6 +32,13 @@ describe('checkJson', () => {
       expect(check.path).toBe(path);
       expect(check.reason).toMatch(reason);
     }
+  });
+
+  it('refuses a flat object or array when no container level is allowed', () => {
+    expect(checkJson({ a: 1 }, 0)).toEqual({ ok: false, path: '', reason: 'value nested deeper than 0 levels' });
+    expect(checkJson([1], 0)).toEqual({ ok: false, path: '', reason: 'value nested deeper than 0 levels' });
+    expect(checkJson('x', 0)).toEqual({ ok: true });
+    expect(checkJson({ a: 1 }, 1)).toEqual({ ok: true });
   });
 
   it('refuses a cycle', () => {

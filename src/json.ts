@@ -19,6 +19,9 @@ export type JsonCheck = { ok: true } | { ok: false; path: string; reason: string
  * throws propagates: callers handing in values they do not trust catch it.
  */
 export function checkJson(value: unknown, maxDepth: number = MAX_JSON_DEPTH): JsonCheck {
+  // Most values (a tool's flat result) are accepted at first sight, without the walk's path strings
+  // and cycle set; anything this declines is walked whole, which finds the reason.
+  if (isFlatJson(value, maxDepth)) return { ok: true };
   const seen = new Set<object>();
   const visit = (v: unknown, path: string, depth: number): JsonCheck => {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return { ok: true };
@@ -51,6 +54,30 @@ export function checkJson(value: unknown, maxDepth: number = MAX_JSON_DEPTH): Js
     }
   };
   return visit(value, '', 0);
+}
+
+/**
+ * Whether checkJson's walk would accept `value` at its first level: a JSON primitive, or a plain
+ * object or array (within `maxDepth`) whose values are all JSON primitives, read as the walk reads them.
+ */
+function isFlatJson(value: unknown, maxDepth: number): boolean {
+  if (typeof value !== 'object' || value === null) return isJsonPrimitive(value);
+  if (maxDepth < 1) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!isJsonPrimitive(value[index])) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(value);
+  for (let index = 0; index < keys.length; index++) {
+    if (!isJsonPrimitive((value as Record<string, unknown>)[keys[index] as string])) return false;
+  }
+  return true;
+}
+
+function isJsonPrimitive(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 const QUOTE = 0x22;

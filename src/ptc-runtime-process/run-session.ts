@@ -286,18 +286,16 @@ class Session {
       this.#sendResult({ type: 'result', id: frame.id, ok: true });
       return;
     }
-    if (!isFlatJson(value)) {
-      let check: ReturnType<typeof checkJson>;
-      try {
-        check = checkJson(value);
-      } catch (error) {
-        check = { ok: false, path: '', reason: `inspecting it threw: ${describeError(error)}` };
-      }
-      if (!check.ok) {
-        const label = `${preview(frame.global)}.${preview(frame.member)}`;
-        this.#sendError(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
-        return;
-      }
+    let check: ReturnType<typeof checkJson>;
+    try {
+      check = checkJson(value);
+    } catch (error) {
+      check = { ok: false, path: '', reason: `inspecting it threw: ${describeError(error)}` };
+    }
+    if (!check.ok) {
+      const label = `${preview(frame.global)}.${preview(frame.member)}`;
+      this.#sendError(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
+      return;
     }
     let json: string;
     try {
@@ -443,28 +441,3 @@ class Session {
 
 /** Replies written together at most: small, so a batch never delays the queued-bytes check much. */
 const REPLY_BATCH_BYTES = 64 * 1024;
-
-/**
- * Whether checkJson would accept `value` at first sight: a JSON primitive, or a plain object or
- * array whose values are all JSON primitives (most bindings' results). Read as checkJson reads it;
- * anything else, and any value this declines, goes through checkJson whole (docs/control-channel.md,
- * "Hot path").
- */
-function isFlatJson(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return isJsonPrimitive(value);
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (!isJsonPrimitive(value[index])) return false;
-    return true;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  const keys = Object.keys(value);
-  for (let index = 0; index < keys.length; index++) {
-    if (!isJsonPrimitive((value as Record<string, unknown>)[keys[index] as string])) return false;
-  }
-  return true;
-}
-
-function isJsonPrimitive(value: unknown): boolean {
-  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-}
