@@ -3,7 +3,6 @@
 // sandbox plan made from them (through src/sandbox/, the same policy for every language).
 
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import type { HostFrame } from './frames.js';
 import { defaultSandboxEnv, planLaunch, sandboxPolicyOf, selectBackend, type WorkspacePolicy } from '../sandbox/index.js';
 import type { LaunchPlan } from '../sandbox/types.js';
 import type { ProcessEvent } from './options.js';
@@ -32,9 +31,6 @@ export interface ChildTexts {
   /** "<exited> exited before it was ready". */
   readonly exited: string;
 }
-
-/** A run frame as this module sends it: the provider's frame plus `keep` for in-memory runs. */
-export type HostLine = HostFrame | (Extract<HostFrame, { type: 'run' }> & { readonly keep?: boolean });
 
 /** How to start children; fixed per runtime and policy. */
 export interface ChildLaunchOptions {

@@ -30,6 +30,8 @@ export interface RunFrame {
   readonly code: string;
   readonly bindings: readonly ChildBinding[];
   readonly limits: ChildLimits;
+  /** In-memory mode: run in the kept namespace, and keep the process after `done`. */
+  readonly keep?: boolean;
 }
 
 /** host -> child: the outcome of binding call `id`. */

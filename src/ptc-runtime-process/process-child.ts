@@ -14,13 +14,13 @@ import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
-import { encodeFrame, parseChildFrame, type ChildFrame } from './frames.js';
+import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
 import { runTempDirPrefix, spawnConfined, type ConfinedProcess } from '../sandbox/index.js';
 import { residentBytes } from '../sandbox/proc-tree.js';
 import { clearCachedProbe } from '../sandbox/probe-cache.js';
 import { decodeSignalExit, describeExit, tailNote, type ChildExit } from './child-exit.js';
-import { planChild, type ChildLaunchOptions, type HostLine } from './child-launch.js';
+import { planChild, type ChildLaunchOptions } from './child-launch.js';
 import { PhaseRecorder, type RunPhase } from './trace.js';
 
 /** What a run hears from its child. */
@@ -296,7 +296,7 @@ export class ProcessChild {
    * Writes one frame (`encoded` is its line when the caller already has it) and returns the bytes now
    * queued on the channel that the child has not read yet, so a run can bound them.
    */
-  send(frame: HostLine, encoded?: string): number {
+  send(frame: HostFrame, encoded?: string): number {
     const channel = this.#channel;
     if (channel === undefined || channel.destroyed || this.#exit !== undefined) return 0;
     // A Buffer, so that writableLength counts bytes (for a string it counts UTF-16 code units).

@@ -26,6 +26,7 @@ declare const write: typeof import('./channel.js').write;
 declare const captureWrites: typeof import('./channel.js').captureWrites;
 declare const releaseWrites: typeof import('./channel.js').releaseWrites;
 declare const onChannelRead: typeof import('./channel.js').onChannelRead;
+declare const afterWrites: typeof import('./channel.js').afterWrites;
 declare const exitProcess: typeof import('./primordials.js').exitProcess;
 declare const consoleStream: typeof import('./output.js').consoleStream;
 declare const captureRaw: typeof import('./output.js').captureRaw;
@@ -37,8 +38,6 @@ declare const PROGRAM_FILENAME: typeof import('./run-program.js').PROGRAM_FILENA
 declare const runProgram: typeof import('./run-program.js').runProgram;
 declare const onProgramError: typeof import('./run-program.js').onProgramError;
 declare const createKeptRuns: typeof import('./in-memory.js').createKeptRuns;
-// The control channel's socket (channel.ts; not exported there, but the files share one scope).
-declare const channel: import('node:net').Socket;
 
 /** Before any run frame (and again after the warm-up). */
 const INITIAL_LIMITS: ChildLimits = {
@@ -72,7 +71,7 @@ export function onHostFrame(frame: HostFrame): void {
   if (frame.type === 'run') {
     if (!started) {
       started = true;
-      keepProcess = (frame as { keep?: unknown }).keep === true;
+      keepProcess = frame.keep === true;
       keptRuns.begin(frame);
       runProgram(frame);
     } else if (finished && keptRuns.next(frame)) {
@@ -92,10 +91,8 @@ export function onHostFrame(frame: HostFrame): void {
  */
 export function endAfterDone(): void {
   if (keepProcess || warmingUp) return;
-  const end = () => killProcess(ownPid, 'SIGKILL');
   // A large `done` the channel could not take at once is still queued: end once it is written.
-  if (channel.writableLength === 0) end();
-  else channel.once('drain', end);
+  afterWrites(() => killProcess(ownPid, 'SIGKILL'));
 }
 
 /**

@@ -76,10 +76,10 @@ export function createKeptRuns(hooks: KeptRunHooks): KeptRuns {
 
   return {
     begin(frame) {
-      if ((frame as { keep?: unknown }).keep === true) track();
+      if (frame.keep === true) track();
     },
     next(frame) {
-      if ((frame as { keep?: unknown }).keep !== true) return false;
+      if (frame.keep !== true) return false;
       track();
       endTimers();
       hooks.reset();

@@ -656,7 +656,7 @@ def _start_run(frame):
     _state.finished = False
     _state.output_bytes = 0
     _state.keep = frame.get("keep", False) is True
-    if _state.namespace is None or not frame.get("keep", False):
+    if _state.namespace is None or not _state.keep:
         _state.namespace = _fresh_namespace()
     namespace = _state.namespace
     _install_bindings(namespace, frame["bindings"])
