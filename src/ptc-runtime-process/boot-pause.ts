@@ -1,8 +1,10 @@
 // Warm runs before pool refills (docs/runtime-lifecycle.md, "The pool"). A child booting for the pool
 // costs a full interpreter start-up of CPU (about as much as `node -e 0`), and on a small machine a
-// warm run that overlaps one is slowed down by it. While at least one warm run is in
-// progress, children still booting for the pool are stopped (SIGSTOP) and continued once no warm run
-// is left or after BOOT_PAUSE_MAX_MS, so a long program never starves its own replacement.
+// warm run that overlaps one is slowed down by it: a short run waits for the CPU, and a run busy with
+// binding calls (its process and the host each keep a core busy) loses a share of both. While at least
+// one warm run is in progress, children still booting for the pool are stopped (SIGSTOP), and the
+// pool holds its scheduled refills (`holding`); both go on once no warm run is left or after
+// BOOT_PAUSE_MAX_MS, so a long program never starves its own replacement.
 
 /** What BootPause needs of a child (ProcessChild in production). */
 export interface PausableChild {
@@ -11,14 +13,16 @@ export interface PausableChild {
   resumeBoot(): void;
 }
 
-/** The longest a boot is held back for warm runs; after it, booting resumes even while they go on. */
-export const BOOT_PAUSE_MAX_MS = 50;
+/** The longest boots are held back for warm runs; after it, booting resumes even while they go on. */
+export const BOOT_PAUSE_MAX_MS = 1000;
 
 export class BootPause<C extends PausableChild> {
   readonly #booting: () => Iterable<C>;
   #runs = 0;
   readonly #paused = new Set<C>();
   #timer: NodeJS.Timeout | undefined;
+  /** BOOT_PAUSE_MAX_MS passed while the current warm runs go on: boots proceed until they end. */
+  #expired = false;
 
   /** `booting`: the pool's children still starting (none taken by a run). */
   constructor(booting: () => Iterable<C>) {
@@ -32,18 +36,27 @@ export class BootPause<C extends PausableChild> {
       for (const child of this.#booting()) {
         if (child !== taken && child.pauseBoot()) this.#paused.add(child);
       }
-      if (this.#paused.size > 0) {
-        this.#timer = setTimeout(() => this.#resumeAll(), BOOT_PAUSE_MAX_MS);
-        this.#timer.unref();
-      }
+      this.#timer = setTimeout(() => {
+        this.#expired = true;
+        this.#resumeAll();
+      }, BOOT_PAUSE_MAX_MS);
+      this.#timer.unref();
     }
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.#runs--;
-      if (this.#runs === 0) this.#resumeAll();
+      if (this.#runs === 0) {
+        this.#expired = false;
+        this.#resumeAll();
+      }
     };
+  }
+
+  /** True while warm runs go on and BOOT_PAUSE_MAX_MS has not passed: new boots should wait too. */
+  get holding(): boolean {
+    return this.#runs > 0 && !this.#expired;
   }
 
   /** A run took `child`: if it was paused, it boots on now. */

@@ -48,8 +48,10 @@ type Fail = (error: ErrorInfo, sandbox?: SandboxReport, logs?: readonly string[]
 export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRuntimeSetup, language: ProcessLanguage<L>): ProcessRuntime<L> {
   // Temp dirs and pids groups of hosts that died without cleaning up (once per process, in the background).
   void sweepStaleRunState();
-  const pool = config.pool === false ? undefined : new WarmPool<ProcessChild>(config.pool);
-  const bootPause = pool === undefined ? undefined : new BootPause<ProcessChild>(() => pool.booting());
+  // Each needs the other: the pause stops the pool's boots, and the pool's refills wait while it holds.
+  let bootPause: BootPause<ProcessChild> | undefined;
+  const pool = config.pool === false ? undefined : new WarmPool<ProcessChild>(config.pool, { held: () => bootPause?.holding === true });
+  bootPause = pool === undefined ? undefined : new BootPause<ProcessChild>(() => pool.booting());
   const resolvedSpecs = new WeakSet<ResolvedRunSpec>();
   const closing = new AbortController();
   const active = new Set<Promise<RunResult>>();

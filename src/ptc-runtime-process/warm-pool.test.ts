@@ -119,6 +119,31 @@ describe('WarmPool', () => {
     }
   });
 
+  it('holds scheduled top-ups while the runtime says runs hold them, and starts them in the next pause', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      let held = true;
+      const pool = new WarmPool<FakeChild>({ size: 3, idleMs: 60_000, maxPolicies: 4 }, { held: () => held });
+      const { made, start } = factory();
+      pool.prime('a', start);
+      expect(made).toHaveLength(POOL_MAX_STARTING);
+      for (const child of made) child.start();
+      await Promise.resolve();
+      // Two are warm, so the top-up to size 3 waits for a pause; a long run holds it back.
+      pool.fill('a', start);
+      vi.advanceTimersByTime(POOL_REFILL_QUIET_MS * 10);
+      expect(made).toHaveLength(2);
+      held = false;
+      vi.advanceTimersByTime(POOL_REFILL_QUIET_MS - 1);
+      expect(made).toHaveLength(2);
+      vi.advanceTimersByTime(1);
+      expect(made).toHaveLength(3);
+      await pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('leaves the replacement of a warm take to its fill(), which starts it at once when nothing is left', async () => {
     const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 4 });
     const { made, start } = factory();

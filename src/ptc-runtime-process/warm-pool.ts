@@ -56,15 +56,23 @@ interface Policy<C extends PoolChild> {
   refillTimer?: NodeJS.Timeout;
 }
 
+/** What the runtime tells the pool beyond its options. */
+export interface WarmPoolHooks {
+  /** True while scheduled refills should wait (warm runs in progress; boot-pause.ts `holding`). */
+  readonly held?: () => boolean;
+}
+
 export class WarmPool<C extends PoolChild> {
   readonly #options: WarmPoolOptions;
+  readonly #held: () => boolean;
   readonly #maxSize: number;
   /** Insertion order is recency: the first key is the least recently used. */
   readonly #policies = new Map<string, Policy<C>>();
   #closed = false;
 
-  constructor(options: WarmPoolOptions) {
+  constructor(options: WarmPoolOptions, hooks: WarmPoolHooks = {}) {
     this.#options = options;
+    this.#held = hooks.held ?? (() => false);
     this.#maxSize = Math.max(options.size, options.maxSize ?? DEFAULT_POOL_MAX_SIZE);
   }
 
@@ -186,12 +194,13 @@ export class WarmPool<C extends PoolChild> {
 
   #scheduleTopUp(key: string, policy: Policy<C>, start: () => C): void {
     if (!this.refills || policy.refillTimer !== undefined || this.#closed) return;
-    const wait = Math.max(0, policy.lastActivity + POOL_REFILL_QUIET_MS - performance.now());
+    // While warm runs hold the boots back, look again a quiet period later.
+    const wait = this.#held() ? POOL_REFILL_QUIET_MS : Math.max(0, policy.lastActivity + POOL_REFILL_QUIET_MS - performance.now());
     policy.refillTimer = setTimeout(() => {
       policy.refillTimer = undefined;
       if (this.#closed || this.#policies.get(key) !== policy) return;
-      // A run came in the meantime: wait for the next pause.
-      if (performance.now() - policy.lastActivity < POOL_REFILL_QUIET_MS) this.#scheduleTopUp(key, policy, start);
+      // A run came in the meantime, or one is still going on: wait for the next pause.
+      if (performance.now() - policy.lastActivity < POOL_REFILL_QUIET_MS || this.#held()) this.#scheduleTopUp(key, policy, start);
       else {
         this.#prune(policy);
         this.#topUp(key, policy, start);

@@ -62,10 +62,27 @@ describe('BootPause', () => {
     const end = pause.begin(new StandIn());
     vi.advanceTimersByTime(BOOT_PAUSE_MAX_MS - 1);
     expect(a.paused).toBe(true);
+    expect(pause.holding).toBe(true);
     vi.advanceTimersByTime(1);
     expect(a.paused).toBe(false);
+    // New boots may start beside the long run from now on.
+    expect(pause.holding).toBe(false);
     end();
     expect(a.paused).toBe(false);
+    expect(pause.holding).toBe(false);
+    // The next warm run holds again, for its own BOOT_PAUSE_MAX_MS.
+    const next = pause.begin(new StandIn());
+    expect(pause.holding).toBe(true);
+    next();
+  });
+
+  it('holds new boots while a warm run goes on, even with no child booting to pause', () => {
+    const pause = new BootPause<StandIn>(() => []);
+    expect(pause.holding).toBe(false);
+    const end = pause.begin(new StandIn());
+    expect(pause.holding).toBe(true);
+    end();
+    expect(pause.holding).toBe(false);
   });
 });
 
