@@ -79,9 +79,10 @@ export const MAX_STDIO_CAPTURE_BYTES = 64 * 1024;
 export const DEFAULT_POOL_SIZE = 2;
 /**
  * Warm children one policy's pool may grow to while programs run back to back (about 8-9 MiB of the
- * machine's memory each; docs/runtime-lifecycle.md, "The pool").
+ * machine's memory each; docs/runtime-lifecycle.md, "The pool"). Above ten, so a burst of ten
+ * programs in a row finds a warm child for each once the pool has grown to it.
  */
-export const DEFAULT_POOL_MAX_SIZE = 8;
+export const DEFAULT_POOL_MAX_SIZE = 12;
 /** A warm child unused for this long is ended (not replaced until the policy is used again). */
 export const DEFAULT_POOL_IDLE_MS = 30_000;
 /** Distinct policies the warm pool keeps children for; the least recently used is dropped first. */
