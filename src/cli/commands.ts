@@ -12,7 +12,8 @@ import { renderPtcOnlySection, renderSdkSection } from '../ptc/prompt-sections.j
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 import type { PresetFile } from '../presets/preset-file.js';
 import { DEFAULT_PRESET, loadPreset } from '../presets/presets.js';
-import { presetForLanguage, programLanguageOf } from '../presets/python-runtime-plugin.js';
+import { presetForLanguage } from '../presets/python-runtime-plugin.js';
+import { execLanguageOf } from '../ptc-runtime/program-language.js';
 
 export interface CommandOutput {
   readonly stdout: string;
@@ -97,6 +98,10 @@ export interface ExecOptions extends PolicyOptions {
   readonly json?: boolean;
   /** Program text read from stdin by the caller when `file` is `-`. */
   readonly stdin?: () => Promise<string>;
+  /** The program text when the caller has read it already (`file` then only names it). */
+  readonly source?: string;
+  /** A strip of `source` the caller started ahead (stripProgramAhead, strip.ts); awaited before the run. */
+  readonly stripping?: Promise<void>;
   /**
    * Where each log line goes as the program writes it (the CLI: stderr). Lines it did not receive
    * while the program ran lead the result's `stderr`, so none is lost. Unused with `json`: the logs
@@ -116,9 +121,9 @@ export type { ExecJson };
  * program's logs go to `writeLog` as they happen.
  */
 export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
-  const code = await readProgram(options);
-  const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, lang, ...policy } = options;
-  const language = lang !== undefined ? (lang === 'py' ? 'python' : 'typescript') : programLanguageOf(options.file);
+  const code = options.source ?? (await readProgram(options));
+  const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, lang, source: _source, stripping, ...policy } = options;
+  const language = execLanguageOf(options.file, lang);
   const harnessOptions = {
     ...policy,
     // A Python program: the same preset with its runtime row swapped for python-runtime.
@@ -142,6 +147,7 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
     // Whatever the preset's presentation, the program runs in a ptc scope over its tools.
     const scope = await harness.ptcScope();
     const label = options.file === '-' ? 'ptc exec (stdin)' : `ptc exec ${options.file}`;
+    await stripping;
     const { json: result } = await execProgram(scope, { args: { code, description: label }, id: 'exec', ...(onLog ? { onLog } : {}) });
     const { value, logs, error } = result;
     if (options.json) return { stdout: `${JSON.stringify(result, null, 2)}\n`, exitCode: result.ok ? 0 : 1 };

@@ -87,10 +87,13 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(new Option('--lang <lang>', 'the program language (default: py for a .py file, else ts)').choices(['ts', 'py']))
     .option('--json', 'print one JSON object on stdout and nothing else there')
     .action(async (file: string, o: PolicyFlags & { maxParallel?: number; lang?: 'ts' | 'py' }) => {
+      // Read first, so a TypeScript program's type eraser loads on a worker while the commands load.
+      const ahead = await execAhead(file, o.lang);
       const { runExecCommand } = await import('./commands.js');
       print(
         await runExecCommand({
           file,
+          ...ahead,
           ...policyFromFlags(o),
           ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
           ...(o.lang !== undefined ? { lang: o.lang } : {}),
@@ -288,6 +291,27 @@ function workspaceFlags(o: { preset: string; plugin?: string[]; mcpConfig?: stri
 function packageVersion(): string {
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
   return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}
+
+/**
+ * `ptc exec`'s program read up front and, for TypeScript, its strip started on a worker thread
+ * (stripProgramAhead in strip.ts): loading the eraser then overlaps loading the harness's modules.
+ * A file that cannot be read is left to runExecCommand, which reads it again and says why.
+ */
+async function execAhead(file: string, lang: 'ts' | 'py' | undefined): Promise<{ source?: string; stripping?: Promise<void> }> {
+  let source: string;
+  if (file === '-') source = await readStdin();
+  else {
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch {
+      return {};
+    }
+  }
+  const { execLanguageOf } = await import('../ptc-runtime/program-language.js');
+  if (execLanguageOf(file, lang) !== 'typescript') return { source };
+  const { stripProgramAhead } = await import('../ptc-runtime-node/strip.js');
+  return { source, stripping: stripProgramAhead(source) };
 }
 
 async function readStdin(): Promise<string> {

@@ -40,18 +40,7 @@ export const pythonRuntimePlugin: Plugin<PythonRuntimeRowConfig> = {
   },
 };
 
-/** The program language a file's extension names: `.py` is Python, anything else TypeScript. */
-export function programLanguageOf(file: string): PtcLanguage {
-  return /\.py$/i.test(file) ? 'python' : 'typescript';
-}
-
-/** `--lang` values: `py`/`python` and `ts`/`typescript`; undefined for anything else. */
-export function parseProgramLanguage(value: string): PtcLanguage | undefined {
-  const lower = value.toLowerCase();
-  if (lower === 'py' || lower === 'python') return 'python';
-  if (lower === 'ts' || lower === 'typescript') return 'typescript';
-  return undefined;
-}
+export { parseProgramLanguage, programLanguageOf } from '../ptc-runtime/program-language.js';
 
 /**
  * A preset's rows with its runtime row set to `language`: a `node-runtime` row becomes a

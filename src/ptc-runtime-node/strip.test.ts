@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripProgram } from './strip.js';
+import { stripProgram, stripProgramAhead, stripsTakenAhead } from './strip.js';
 
 function failure(program: string): string {
   const result = stripProgram(program);
@@ -53,5 +53,36 @@ describe('stripProgram', () => {
 
   it('tells a module-style program what to use instead of import', () => {
     expect(failure('import fs from "node:fs";\nreturn 1;')).toContain('await import("name")');
+  });
+});
+
+describe('stripProgramAhead', () => {
+  const typed = 'const n: number = await tools.count({ path: "a" as string });\ninterface X { a: 1 }\nreturn n;';
+
+  it('strips on a worker, and the next stripProgram of that program takes its result once', async () => {
+    const fresh = stripProgram(typed);
+    const before = stripsTakenAhead();
+    await stripProgramAhead(typed);
+    expect(stripProgram(typed)).toEqual(fresh);
+    expect(stripsTakenAhead()).toBe(before + 1);
+    // Used once: the same program again is stripped on this thread.
+    expect(stripProgram(typed)).toEqual(fresh);
+    expect(stripsTakenAhead()).toBe(before + 1);
+  });
+
+  it('never hands one program the result made for another', async () => {
+    const before = stripsTakenAhead();
+    await stripProgramAhead(typed);
+    const other = 'const s: string = "x";\nreturn s;';
+    expect(stripProgram(other)).toEqual({ ok: true, code: '(async function () {\nconst s         = "x";\nreturn s;\n})' });
+    expect(stripsTakenAhead()).toBe(before);
+  });
+
+  it('leaves a program the eraser rejects to stripProgram, which reports it as without', async () => {
+    const broken = 'enum Color { Red }\nreturn 1;';
+    const without = stripProgram(broken);
+    expect(without.ok).toBe(false);
+    await stripProgramAhead(broken);
+    expect(stripProgram(broken)).toEqual(without);
   });
 });

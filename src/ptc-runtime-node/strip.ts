@@ -5,6 +5,7 @@
 
 import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
+import { Worker } from 'node:worker_threads';
 
 /** The file name program frames carry in stack traces and messages. */
 export const PROGRAM_FILENAME = 'program.ts';
@@ -45,13 +46,71 @@ interface AmaroModule {
 
 let amaro: AmaroModule | undefined;
 
+/** What stripProgramAhead() made on its worker, used once by the stripTypes() call for the same source. */
+let ahead: { readonly source: string; readonly code: string } | undefined;
+let aheadUsed = 0;
+
+/** How many strips were taken from stripProgramAhead() instead of made on this thread (tests, diagnostics). */
+export function stripsTakenAhead(): number {
+  return aheadUsed;
+}
+
 /**
  * The one call into the type eraser (amaro 1.2.1, strip-only: types become whitespace, positions
  * stay). Throws amaro's error object ({ code, message, startLine, startColumn, ... }) on failure.
  */
 export function stripTypes(source: string): string {
+  if (ahead !== undefined && ahead.source === source) {
+    const { code } = ahead;
+    ahead = undefined;
+    aheadUsed++;
+    return code;
+  }
   amaro ??= createRequire(import.meta.url)('amaro') as AmaroModule;
   return amaro.transformSync(source, { mode: 'strip-only' }).code;
+}
+
+/** The worker of stripProgramAhead(): loads the eraser, strips one source, posts the code (null on failure). */
+const AHEAD_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+let code = null;
+try {
+  code = require(workerData.eraser).transformSync(workerData.source, { mode: 'strip-only' }).code;
+} catch {
+  // The caller strips again itself and reports the error as usual.
+}
+parentPort.postMessage(code);
+`;
+
+/**
+ * For a one-shot caller (\`ptc exec\`) that knows its program before it has built a harness: strips
+ * it on a worker thread, where loading the eraser (a 2.7 MB WebAssembly module compiled at load,
+ * about 250 ms here) overlaps the caller's own start-up instead of following it. Resolves once the
+ * result is in place for the stripProgram(program) that comes next, or once the worker failed; then
+ * that call strips on this thread as before. Never rejects. docs/runtime-lifecycle.md, "One-shot callers".
+ */
+export function stripProgramAhead(program: string): Promise<void> {
+  const source = WRAPPER_HEAD + program + WRAPPER_TAIL;
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      const eraser = createRequire(import.meta.url).resolve('amaro');
+      worker = new Worker(AHEAD_WORKER, { eval: true, workerData: { eraser, source } });
+    } catch {
+      resolve();
+      return;
+    }
+    // Never what keeps the process alive.
+    worker.unref();
+    const finish = (code: unknown) => {
+      if (typeof code === 'string') ahead = { source, code };
+      void worker.terminate();
+      resolve();
+    };
+    worker.once('message', finish);
+    worker.once('error', () => finish(undefined));
+    worker.once('exit', () => finish(undefined));
+  });
 }
 
 interface EraserError {
