@@ -128,6 +128,9 @@ export async function measureContenders(contenders: readonly Contender[], plan: 
   }
 
   if (plan.rates) {
+    // Like every back-to-back group, the rates start from a refilled pool: right after the last
+    // group drained it, the first programs would share the CPU with its refill (docs/benchmarks.md).
+    if (plan.perRun) await pause(plan.groupPauseMs);
     for (let repeat = 0; repeat < plan.rateRepeats; repeat++) {
       for (const contender of contenders) {
         sequential.get(contender.name)?.push(await contender.callsPerSecond(plan.sequentialCalls, 1));
