@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { stripProgram, stripProgramAhead, stripsTakenAhead } from './strip.js';
 
@@ -76,6 +79,22 @@ describe('stripProgramAhead', () => {
     const other = 'const s: string = "x";\nreturn s;';
     expect(stripProgram(other)).toEqual({ ok: true, code: '(async function () {\nconst s         = "x";\nreturn s;\n})' });
     expect(stripsTakenAhead()).toBe(before);
+  });
+
+  it('works in a plain node process with nothing else running, as `ptc exec` uses it', () => {
+    // The built module (dist/, built by the global setup), with no loader hook and no test runner:
+    // the process must wait for the worker and take its result.
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const moduleUrl = pathToFileURL(path.join(root, 'dist/ptc-runtime-node/strip.js')).href;
+    const script = [
+      `import { stripProgram, stripProgramAhead, stripsTakenAhead } from ${JSON.stringify(moduleUrl)};`,
+      "await stripProgramAhead('const n: number = 1;\\nreturn n;');",
+      "const result = stripProgram('const n: number = 1;\\nreturn n;');",
+      'console.log(JSON.stringify({ ok: result.ok, taken: stripsTakenAhead() }));',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({ ok: true, taken: 1 });
   });
 
   it('leaves a program the eraser rejects to stripProgram, which reports it as without', async () => {

@@ -83,7 +83,7 @@ parentPort.postMessage(code);
 `;
 
 /**
- * For a one-shot caller (\`ptc exec\`) that knows its program before it has built a harness: strips
+ * For a one-shot caller (`ptc exec`) that knows its program before it has built a harness: strips
  * it on a worker thread, where loading the eraser (a 2.7 MB WebAssembly module compiled at load,
  * about 250 ms here) overlaps the caller's own start-up instead of following it. Resolves once the
  * result is in place for the stripProgram(program) that comes next, or once the worker failed; then
@@ -95,13 +95,13 @@ export function stripProgramAhead(program: string): Promise<void> {
     let worker: Worker;
     try {
       const eraser = createRequire(import.meta.url).resolve('amaro');
-      worker = new Worker(AHEAD_WORKER, { eval: true, workerData: { eraser, source } });
+      // No flags of this process (`--input-type=module` would make the script a module without require).
+      worker = new Worker(AHEAD_WORKER, { eval: true, execArgv: [], workerData: { eraser, source } });
     } catch {
       resolve();
       return;
     }
-    // Never what keeps the process alive.
-    worker.unref();
+    // Not unref'd: a caller awaiting the result may have nothing else keeping the process alive.
     const finish = (code: unknown) => {
       if (typeof code === 'string') ahead = { source, code };
       void worker.terminate();
