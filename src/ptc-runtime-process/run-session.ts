@@ -297,14 +297,7 @@ class Session {
       this.#sendError(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
       return;
     }
-    let json: string;
-    try {
-      json = JSON.stringify(value);
-    } catch (error) {
-      this.#sendError(frame.id, `the result could not be serialised: ${describeError(error)}`);
-      return;
-    }
-    this.#queueReply({ type: 'result', id: frame.id, ok: true, value: value as JsonValue }, encodeValueResult(frame.id, json));
+    this.#sendResult({ type: 'result', id: frame.id, ok: true, value: value as JsonValue });
   }
 
   #replyError(frame: CallFrame, error: unknown): void {
@@ -334,7 +327,8 @@ class Session {
   #sendResult(frame: ResultFrame): void {
     let line: string;
     try {
-      line = encodeFrame(frame);
+      // A value's line is built around its own JSON, without serialising the frame object around it.
+      line = frame.ok && frame.value !== undefined ? encodeValueResult(frame.id, JSON.stringify(frame.value)) : encodeFrame(frame);
     } catch (error) {
       this.#sendError(frame.id, `the result could not be serialised: ${describeError(error)}`);
       return;
