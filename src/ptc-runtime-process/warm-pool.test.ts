@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { POOL_MAX_STARTING, POOL_REFILL_QUIET_MS, WarmPool, type PoolChild } from './warm-pool.js';
+import { POOL_MAX_STARTING, POOL_REFILL_QUIET_MS, POOL_REFILL_RESERVE_QUIET_MS, POOL_RESERVE_LOW, WarmPool, type PoolChild } from './warm-pool.js';
 
 class FakeChild implements PoolChild {
   readonly ready: Promise<void>;
@@ -138,6 +138,48 @@ describe('WarmPool', () => {
       expect(made).toHaveLength(2);
       vi.advanceTimersByTime(1);
       expect(made).toHaveLength(3);
+      await pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('spends a reserve of ready children before refilling: the longer pause while two or more are ready, the short one below', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      const pool = new WarmPool<FakeChild>({ size: 4, idleMs: 60_000, maxPolicies: 4 });
+      const { made, start } = factory();
+      // Four warm children, booted two at a time (the second two after the reserve's pause).
+      pool.prime('a', start);
+      for (let i = 0; i < 3; i++) {
+        for (const child of made) if (!child.started) child.start();
+        await Promise.resolve();
+        vi.advanceTimersByTime(POOL_REFILL_RESERVE_QUIET_MS);
+      }
+      expect(pool.stats('a')).toEqual({ warm: 4, starting: 0, target: 4 });
+      const booted = made.length;
+      // Runs paced faster than the reserve pause: three ready ones are left, then two, and no boot starts.
+      for (let run = 0; run < 2; run++) {
+        pool.take('a', start);
+        pool.fill('a', start);
+        vi.advanceTimersByTime(POOL_REFILL_RESERVE_QUIET_MS - 1);
+        expect(made).toHaveLength(booted);
+      }
+      // A pause as long as the reserve's: the top-up starts.
+      vi.advanceTimersByTime(1);
+      expect(made).toHaveLength(booted + POOL_MAX_STARTING);
+      // Once fewer than POOL_RESERVE_LOW are ready, the short pause is enough.
+      for (const child of made) if (!child.started) child.start();
+      await Promise.resolve();
+      pool.take('a', start);
+      pool.take('a', start);
+      pool.take('a', start);
+      expect(pool.stats('a')?.warm).toBe(POOL_RESERVE_LOW - 1);
+      pool.fill('a', start);
+      const before = made.length;
+      vi.advanceTimersByTime(POOL_REFILL_QUIET_MS);
+      expect(made.length).toBeGreaterThan(before);
+      expect(POOL_REFILL_RESERVE_QUIET_MS).toBeGreaterThan(POOL_REFILL_QUIET_MS);
       await pool.close();
     } finally {
       vi.useRealTimers();

@@ -9,6 +9,14 @@ import { DEFAULT_POOL_MAX_SIZE } from '../limits.js';
 
 /** A refill waits until no run took a child or settled for this long, so spawns land between bursts. */
 export const POOL_REFILL_QUIET_MS = 30;
+/**
+ * While a policy still has POOL_RESERVE_LOW ready children, its refill waits for this longer pause:
+ * runs that come less than about one boot apart spend the reserve instead of each booting beside
+ * the next (docs/runtime-lifecycle.md, "The pool").
+ */
+export const POOL_REFILL_RESERVE_QUIET_MS = 100;
+/** Ready children below which a refill waits only POOL_REFILL_QUIET_MS. */
+export const POOL_RESERVE_LOW = 2;
 /** Children of one policy booting at once (a boot is CPU-bound; more would only slow each other). */
 export const POOL_MAX_STARTING = 2;
 
@@ -60,6 +68,16 @@ interface Policy<C extends PoolChild> {
 export interface WarmPoolHooks {
   /** True while scheduled refills should wait (warm runs in progress; boot-pause.ts `holding`). */
   readonly held?: () => boolean;
+}
+
+/**
+ * The pause in a policy's runs its refill waits for: longer while it still has a reserve of ready
+ * children, so a run stream paced faster than a boot uses them up before any boot competes with it.
+ */
+function quietBefore(policy: Policy<PoolChild>): number {
+  let ready = 0;
+  for (const slot of policy.slots) if (slot.child.usable && ++ready >= POOL_RESERVE_LOW) return POOL_REFILL_RESERVE_QUIET_MS;
+  return POOL_REFILL_QUIET_MS;
 }
 
 export class WarmPool<C extends PoolChild> {
@@ -195,12 +213,12 @@ export class WarmPool<C extends PoolChild> {
   #scheduleTopUp(key: string, policy: Policy<C>, start: () => C): void {
     if (!this.refills || policy.refillTimer !== undefined || this.#closed) return;
     // While warm runs hold the boots back, look again a quiet period later.
-    const wait = this.#held() ? POOL_REFILL_QUIET_MS : Math.max(0, policy.lastActivity + POOL_REFILL_QUIET_MS - performance.now());
+    const wait = this.#held() ? POOL_REFILL_QUIET_MS : Math.max(0, policy.lastActivity + quietBefore(policy) - performance.now());
     policy.refillTimer = setTimeout(() => {
       policy.refillTimer = undefined;
       if (this.#closed || this.#policies.get(key) !== policy) return;
       // A run came in the meantime, or one is still going on: wait for the next pause.
-      if (performance.now() - policy.lastActivity < POOL_REFILL_QUIET_MS || this.#held()) this.#scheduleTopUp(key, policy, start);
+      if (performance.now() - policy.lastActivity < quietBefore(policy) || this.#held()) this.#scheduleTopUp(key, policy, start);
       else {
         this.#prune(policy);
         this.#topUp(key, policy, start);
