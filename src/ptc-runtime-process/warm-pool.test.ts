@@ -186,6 +186,38 @@ describe('WarmPool', () => {
     }
   });
 
+  it('brings a pending top-up forward when the reserve runs low before it fires', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      const pool = new WarmPool<FakeChild>({ size: 3, idleMs: 60_000, maxPolicies: 4 });
+      const { made, start } = factory();
+      pool.prime('a', start);
+      for (let i = 0; i < 2; i++) {
+        for (const child of made) if (!child.started) child.start();
+        await Promise.resolve();
+        vi.advanceTimersByTime(POOL_REFILL_RESERVE_QUIET_MS);
+      }
+      for (const child of made) if (!child.started) child.start();
+      await Promise.resolve();
+      expect(pool.stats('a')).toEqual({ warm: 3, starting: 0, target: 3 });
+      const booted = made.length;
+      // Two left: the top-up waits for the reserve's pause.
+      pool.take('a', start);
+      pool.fill('a', start);
+      vi.advanceTimersByTime(10);
+      // One left: the short pause from this run on, not the rest of the long one.
+      pool.take('a', start);
+      pool.fill('a', start);
+      vi.advanceTimersByTime(POOL_REFILL_QUIET_MS - 1);
+      expect(made).toHaveLength(booted);
+      vi.advanceTimersByTime(1);
+      expect(made.length).toBeGreaterThan(booted);
+      await pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('leaves the replacement of a warm take to its fill(), which starts it at once when nothing is left', async () => {
     const pool = new WarmPool<FakeChild>({ size: 1, idleMs: 60_000, maxPolicies: 4 });
     const { made, start } = factory();

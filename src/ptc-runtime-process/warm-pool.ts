@@ -60,8 +60,9 @@ interface Policy<C extends PoolChild> {
   target: number;
   /** performance.now() of the last take or settled run. */
   lastActivity: number;
-  /** A pending top-up, waiting for a pause in the runs. */
+  /** A pending top-up, waiting for a pause in the runs, and when it fires (performance.now()). */
   refillTimer?: NodeJS.Timeout;
+  refillDue?: number;
 }
 
 /** What the runtime tells the pool beyond its options. */
@@ -211,9 +212,16 @@ export class WarmPool<C extends PoolChild> {
   }
 
   #scheduleTopUp(key: string, policy: Policy<C>, start: () => C): void {
-    if (!this.refills || policy.refillTimer !== undefined || this.#closed) return;
+    if (!this.refills || this.#closed) return;
     // While warm runs hold the boots back, look again a quiet period later.
-    const wait = this.#held() ? POOL_REFILL_QUIET_MS : Math.max(0, policy.lastActivity + quietBefore(policy) - performance.now());
+    const now = performance.now();
+    const wait = this.#held() ? POOL_REFILL_QUIET_MS : Math.max(0, policy.lastActivity + quietBefore(policy) - now);
+    if (policy.refillTimer !== undefined) {
+      // One is pending; a reserve spent since it was set shortens the pause it waits for.
+      if ((policy.refillDue ?? 0) <= now + wait) return;
+      clearTimeout(policy.refillTimer);
+    }
+    policy.refillDue = now + wait;
     policy.refillTimer = setTimeout(() => {
       policy.refillTimer = undefined;
       if (this.#closed || this.#policies.get(key) !== policy) return;
