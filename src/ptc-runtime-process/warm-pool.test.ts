@@ -40,6 +40,23 @@ function factory() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * A pool of `size` for policy `a` with every child booted (under fake timers): primed, then each
+ * round of starts booted and the reserve's pause let pass, until all are warm.
+ */
+async function warmPoolOf(size: number) {
+  const pool = new WarmPool<FakeChild>({ size, idleMs: 60_000, maxPolicies: 4 });
+  const { made, start } = factory();
+  pool.prime('a', start);
+  for (let round = 0; round < size && pool.stats('a')?.warm !== size; round++) {
+    for (const child of made) if (!child.started) child.start();
+    await Promise.resolve();
+    vi.advanceTimersByTime(POOL_REFILL_RESERVE_QUIET_MS);
+  }
+  expect(pool.stats('a')).toEqual({ warm: size, starting: 0, target: size });
+  return { pool, made, start };
+}
+
 describe('WarmPool', () => {
   it('fills to size and hands out ready children first', async () => {
     const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
@@ -147,16 +164,7 @@ describe('WarmPool', () => {
   it('spends a reserve of ready children before refilling: the longer pause while two or more are ready, the short one below', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
     try {
-      const pool = new WarmPool<FakeChild>({ size: 4, idleMs: 60_000, maxPolicies: 4 });
-      const { made, start } = factory();
-      // Four warm children, booted two at a time (the second two after the reserve's pause).
-      pool.prime('a', start);
-      for (let i = 0; i < 3; i++) {
-        for (const child of made) if (!child.started) child.start();
-        await Promise.resolve();
-        vi.advanceTimersByTime(POOL_REFILL_RESERVE_QUIET_MS);
-      }
-      expect(pool.stats('a')).toEqual({ warm: 4, starting: 0, target: 4 });
+      const { pool, made, start } = await warmPoolOf(4);
       const booted = made.length;
       // Runs paced faster than the reserve pause: three ready ones are left, then two, and no boot starts.
       for (let run = 0; run < 2; run++) {
@@ -189,17 +197,7 @@ describe('WarmPool', () => {
   it('brings a pending top-up forward when the reserve runs low before it fires', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
     try {
-      const pool = new WarmPool<FakeChild>({ size: 3, idleMs: 60_000, maxPolicies: 4 });
-      const { made, start } = factory();
-      pool.prime('a', start);
-      for (let i = 0; i < 2; i++) {
-        for (const child of made) if (!child.started) child.start();
-        await Promise.resolve();
-        vi.advanceTimersByTime(POOL_REFILL_RESERVE_QUIET_MS);
-      }
-      for (const child of made) if (!child.started) child.start();
-      await Promise.resolve();
-      expect(pool.stats('a')).toEqual({ warm: 3, starting: 0, target: 3 });
+      const { pool, made, start } = await warmPoolOf(3);
       const booted = made.length;
       // Two left: the top-up waits for the reserve's pause.
       pool.take('a', start);
