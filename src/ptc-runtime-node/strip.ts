@@ -18,13 +18,20 @@ const WRAPPER_HEAD = '(async function () {\n';
 const WRAPPER_TAIL = '\n})';
 export const PROGRAM_LINE_OFFSET = -1;
 
+/** The wrapper around `program`; also the key under which a strip made ahead is found. */
+function wrap(program: string): string {
+  return WRAPPER_HEAD + program + WRAPPER_TAIL;
+}
+
+const requireHere = createRequire(import.meta.url);
+
 export type StripResult =
   | { readonly ok: true; /** The stripped wrapper: an expression evaluating to the async function. */ readonly code: string }
   | { readonly ok: false; readonly message: string };
 
 /** Strips `program`, checks the result compiles, and returns the wrapper source or a model-actionable message. */
 export function stripProgram(program: string): StripResult {
-  const wrapped = WRAPPER_HEAD + program + WRAPPER_TAIL;
+  const wrapped = wrap(program);
   let code: string;
   try {
     code = stripTypes(wrapped);
@@ -66,7 +73,7 @@ export function stripTypes(source: string): string {
     aheadUsed++;
     return code;
   }
-  amaro ??= createRequire(import.meta.url)('amaro') as AmaroModule;
+  amaro ??= requireHere('amaro') as AmaroModule;
   return amaro.transformSync(source, { mode: 'strip-only' }).code;
 }
 
@@ -90,11 +97,11 @@ parentPort.postMessage(code);
  * that call strips on this thread as before. Never rejects. docs/runtime-lifecycle.md, "One-shot callers".
  */
 export function stripProgramAhead(program: string): Promise<void> {
-  const source = WRAPPER_HEAD + program + WRAPPER_TAIL;
+  const source = wrap(program);
   return new Promise((resolve) => {
     let worker: Worker;
     try {
-      const eraser = createRequire(import.meta.url).resolve('amaro');
+      const eraser = requireHere.resolve('amaro');
       // No flags of this process (`--input-type=module` would make the script a module without require).
       worker = new Worker(AHEAD_WORKER, { eval: true, execArgv: [], workerData: { eraser, source } });
     } catch {
