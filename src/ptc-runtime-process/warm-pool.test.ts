@@ -40,6 +40,16 @@ function factory() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Runs `test` with the pool's clocks faked (its timers, setImmediate and performance.now), then restores them. */
+async function withPoolTimers(test: () => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+  try {
+    await test();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 /**
  * A pool of `size` for policy `a` with every child booted (under fake timers): primed, then each
  * round of starts booted and the reserve's pause let pass, until all are warm.
@@ -71,8 +81,7 @@ describe('WarmPool', () => {
   });
 
   it('leaves refilling to the caller while a child is left, and starts one at once when none is', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
-    try {
+    await withPoolTimers(async () => {
       const pool = new WarmPool<FakeChild>({ size: 2, idleMs: 60_000, maxPolicies: 4 });
       const { made, start } = factory();
       pool.fill('a', start);
@@ -93,14 +102,11 @@ describe('WarmPool', () => {
       // Two takes found nothing ready: the target grew from 2 to 4, at most POOL_MAX_STARTING boot at once.
       expect(pool.stats('a')).toEqual({ warm: 0, starting: POOL_MAX_STARTING, target: 4 });
       await pool.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('grows under back-to-back takes up to maxSize, refills only after a pause, and shrinks as children idle', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
-    try {
+    await withPoolTimers(async () => {
       const pool = new WarmPool<FakeChild>({ size: 2, maxSize: 5, idleMs: 10_000, maxPolicies: 4 });
       const { made, start } = factory();
       const bootAll = async () => {
@@ -131,14 +137,11 @@ describe('WarmPool', () => {
       await bootAll();
       expect(pool.stats('a')).toEqual({ warm: 0, starting: 0, target: 2 });
       await pool.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('holds scheduled top-ups while the runtime says runs hold them, and starts them in the next pause', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
-    try {
+    await withPoolTimers(async () => {
       let held = true;
       const pool = new WarmPool<FakeChild>({ size: 3, idleMs: 60_000, maxPolicies: 4 }, { held: () => held });
       const { made, start } = factory();
@@ -156,14 +159,11 @@ describe('WarmPool', () => {
       vi.advanceTimersByTime(1);
       expect(made).toHaveLength(3);
       await pool.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('spends a reserve of ready children before refilling: the longer pause while two or more are ready, the short one below', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
-    try {
+    await withPoolTimers(async () => {
       const { pool, made, start } = await warmPoolOf(4);
       const booted = made.length;
       // Runs paced faster than the reserve pause: three ready ones are left, then two, and no boot starts.
@@ -189,14 +189,11 @@ describe('WarmPool', () => {
       expect(made.length).toBeGreaterThan(before);
       expect(POOL_REFILL_RESERVE_QUIET_MS).toBeGreaterThan(POOL_REFILL_QUIET_MS);
       await pool.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('brings a pending top-up forward when the reserve runs low before it fires', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
-    try {
+    await withPoolTimers(async () => {
       const { pool, made, start } = await warmPoolOf(3);
       const booted = made.length;
       // Two left: the top-up waits for the reserve's pause.
@@ -211,9 +208,7 @@ describe('WarmPool', () => {
       vi.advanceTimersByTime(1);
       expect(made.length).toBeGreaterThan(booted);
       await pool.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('leaves the replacement of a warm take to its fill(), which starts it at once when nothing is left', async () => {
