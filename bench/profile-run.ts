@@ -24,9 +24,9 @@ export interface ProfileRow {
   readonly totalMs: number;
   /** Median time from the take to each phase, ms. */
   readonly phases: Partial<Record<RunPhase, number>>;
-  /** Median boot of the children that ran (spawn to ready) and the host's block in spawn(), ms. */
+  /** Median boot of the children that ran (spawn to ready) and their launch (plan and spawn), ms. */
   readonly bootMs: number | undefined;
-  readonly spawnBlockMs: number | undefined;
+  readonly launchMs: number | undefined;
   /** Runs that settled on the fast path / all runs. */
   readonly fast: number;
   readonly runs: number;
@@ -58,7 +58,7 @@ function summarize(name: string, totals: readonly number[], traces: readonly Pha
     totalMs: median(totals),
     phases,
     bootMs: boot.length > 0 ? median(boot) : undefined,
-    spawnBlockMs: block.length > 0 ? median(block) : undefined,
+    launchMs: block.length > 0 ? median(block) : undefined,
     fast: traces.filter((t) => t.settle === 'fast').length,
     runs: traces.length,
   };
@@ -98,13 +98,13 @@ export async function profileRuns(samples: number, options: NodeRuntimeOptions =
 export function formatProfile(rows: readonly ProfileRow[], baselineMs: number): string {
   const shown: RunPhase[] = ['ready', 'sent', 'done', 'kill', 'empty', 'result', 'exit', 'tmp', 'cleaned'];
   const lines = [
-    `| mode | total ms | x node -e 0 | ${shown.map((p) => `${p} +ms`).join(' | ')} | boot ms | spawn() block ms | fast settles |`,
+    `| mode | total ms | x node -e 0 | ${shown.map((p) => `${p} +ms`).join(' | ')} | boot ms | launch ms | fast settles |`,
     `|---|---|---|${shown.map(() => '---|').join('')}---|---|---|`,
   ];
   const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(2));
   for (const row of rows) {
     lines.push(
-      `| ${row.name} | ${f(row.totalMs)} | ${(row.totalMs / baselineMs).toFixed(3)} | ${shown.map((p) => f(row.phases[p])).join(' | ')} | ${f(row.bootMs)} | ${f(row.spawnBlockMs)} | ${row.fast}/${row.runs} |`,
+      `| ${row.name} | ${f(row.totalMs)} | ${(row.totalMs / baselineMs).toFixed(3)} | ${shown.map((p) => f(row.phases[p])).join(' | ')} | ${f(row.bootMs)} | ${f(row.launchMs)} | ${row.fast}/${row.runs} |`,
     );
   }
   return lines.join('\n');

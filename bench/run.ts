@@ -6,9 +6,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/index.js';
+import { setSpawnerEnabled } from '../src/sandbox/index.js';
 import { catalogRows } from './catalog.js';
 import { cliStartRows } from './cli-start.js';
 import { echoBaseline } from './echo-baseline.js';
@@ -148,6 +150,29 @@ async function coldMs(rt: NodeRuntime): Promise<number> {
   return median(samples);
 }
 
+/**
+ * The longest stall of the host's event loop during a cold run, through the spawner and by the host's
+ * own spawn() (docs/sandbox.md, "The spawner"), taking turns; medians of `samples` runs each.
+ */
+async function launchStallMs(rt: NodeRuntime, samples: number): Promise<{ spawner: number; direct: number }> {
+  const stalls = { spawner: [] as number[], direct: [] as number[] };
+  try {
+    for (let i = 0; i < samples; i++) {
+      for (const path of ['spawner', 'direct'] as const) {
+        setSpawnerEnabled(path === 'spawner');
+        const delay = monitorEventLoopDelay({ resolution: 1 });
+        delay.enable();
+        await runOnce(rt, ONE_CALL_PROGRAM);
+        delay.disable();
+        stalls[path].push(delay.max / 1e6);
+      }
+    }
+  } finally {
+    setSpawnerEnabled(true);
+  }
+  return { spawner: median(stalls.spawner), direct: median(stalls.direct) };
+}
+
 interface MemoryGrowth {
   readonly rssBefore: number;
   readonly rssAfter: number;
@@ -212,6 +237,14 @@ async function main(): Promise<void> {
             ? withGoal(`trivial program, cold (no pool), ${label}`, `${coldFigure.toFixed(1)} ms`, ratio(coldFigure, baseline), coldFigure / baseline, { text: '<= 1.50x', op: '<=', limit: 1.5 })
             : [`trivial program, cold (no pool), ${label}`, `${coldFigure.toFixed(1)} ms`, ratio(coldFigure, baseline)],
         );
+        if (byDefault && probe.sandbox.backend === 'bwrap') {
+          const stall = await launchStallMs(cold, SAMPLES);
+          rows.push([
+            `longest stall of the host's event loop in a cold run, bwrap started by the spawner / by the host's own spawn() (${SAMPLES} each, taking turns)`,
+            `${stall.spawner.toFixed(1)} ms / ${stall.direct.toFixed(1)} ms`,
+            '',
+          ]);
+        }
       }
       // Our warm runtime and the peers take turns through the same workloads (bench/peers.ts).
       const ours = ourContender(`ours (${probe.sandbox.backend}, full Node)`, warm);

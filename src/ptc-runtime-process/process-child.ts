@@ -1,5 +1,5 @@
 // One child process that runs programs, for any interpreter: its sandbox launch (through
-// spawnConfined), its control channel and stdio, its exit and its cleanup. Started ahead of time by
+// launchConfined), its control channel and stdio, its exit and its cleanup. Started ahead of time by
 // the pool (or on demand); a run attaches a listener once it is ready and, when an in-memory run
 // keeps the process, detaches it again. The language provider says only what to start
 // (ChildCommand). Whatever happens, dispose() kills the whole tree and resolves once none of it can
@@ -16,7 +16,7 @@ import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
 import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
-import { runTempDirPrefix, spawnConfined, type ConfinedProcess } from '../sandbox/index.js';
+import { launchConfined, runTempDirPrefix, type ConfinedProcess, type SpawnedProcess } from '../sandbox/index.js';
 import { residentBytes } from '../sandbox/proc-tree.js';
 import { clearCachedProbe } from '../sandbox/probe-cache.js';
 import { decodeSignalExit, describeExit, tailNote, type ChildExit } from './child-exit.js';
@@ -53,8 +53,8 @@ export class ProcessChild {
   #resolveReady!: () => void;
   #rejectReady!: (error: HarnessError) => void;
   #readyDone = false;
-  #proc: ChildProcess | undefined;
-  #confined: ConfinedProcess | undefined;
+  #proc: ChildProcess | SpawnedProcess | undefined;
+  #confined: ConfinedProcess<ChildProcess | SpawnedProcess> | undefined;
   #signalExitCodes = false;
   #peakResident = 0;
   #channel: Socket | undefined;
@@ -138,23 +138,24 @@ export class ProcessChild {
       return;
     }
     this.#signalExitCodes = plan.signalExitCodes;
-    const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], maxTasks: o.maxTasks });
+    const confined = await launchConfined(plan, { stdin: bootstrap, maxTasks: o.maxTasks });
     this.#trace?.mark('spawned');
     this.#trace?.pid(confined.pid);
     const proc = confined.child;
     this.#confined = confined;
     this.#proc = proc;
-    proc.on('error', (error) => {
+    proc.on('error', (error: Error) => {
       this.#failReady(new RuntimeUnavailableError(`Could not start ${o.texts.start} (${plan.command}): ${error.message}`));
       this.#onExit(null, null);
     });
-    proc.on('exit', (code, signal) => this.#onExit(code, signal));
-    const [stdin, stdout, stderr, channel] = proc.stdio as unknown as [Writable, Readable, Readable, Socket];
+    proc.on('exit', (code: number | null, signal: NodeJS.Signals | null) => this.#onExit(code, signal));
+    const [, stdout, stderr, channel] = proc.stdio as unknown as [unknown, Readable | null, Readable, Socket];
     this.#channel = channel;
-    for (const stream of [stdin, stdout, stderr, channel]) stream.on('error', () => undefined);
+    for (const stream of [stdout, stderr, channel]) stream?.on('error', () => undefined);
     // The real stdout is not part of the result (the program's output is captured over fd 3); drain
-    // it so a program (or a process it starts) writing to fd 1 directly never blocks.
-    stdout.resume();
+    // it so a program (or a process it starts) writing to fd 1 directly never blocks. (Through the
+    // spawner it is /dev/null.)
+    stdout?.resume();
     stderr.setEncoding('utf8');
     stderr.on('data', (chunk: string) => {
       this.#stderrTail = (this.#stderrTail + chunk).slice(-o.maxStdioBytes);
@@ -162,7 +163,9 @@ export class ProcessChild {
     channel.on('data', (chunk: Buffer) => this.#onData(chunk));
     channel.on('end', () => this.#onChannelEnd());
     channel.on('close', () => this.#onChannelEnd());
-    stdin.end(bootstrap);
+    // launchConfined hands both over paused, so nothing was emitted before these listeners.
+    stderr.resume();
+    channel.resume();
     if (proc.pid !== undefined) o.onProcess?.({ type: 'spawn', pid: proc.pid });
     this.#setRef(false);
   }

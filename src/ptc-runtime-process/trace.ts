@@ -7,7 +7,10 @@
 export const RUN_PHASES = [
   /** The child object was created (pool fill or on demand). */
   'spawn',
-  /** `spawn()` returned: the host's event loop was blocked from `spawn` to here. */
+  /**
+   * The launch has its process: planned and spawned. By the host's own `spawn()` its event loop was
+   * blocked for most of the time from `spawn` to here; through the spawner it was not.
+   */
   'spawned',
   /** The bootstrap said `ready`. */
   'ready',

@@ -16,7 +16,8 @@ export type { LaunchPlan, LaunchRequest, PlanLaunch, SandboxPolicy } from './typ
 export { defaultSandboxEnv, policyKey, type DefaultSandboxEnvOptions } from './policy.js';
 export { overrideSandboxProbe, probeSandbox, type SandboxProbe } from './probe.js';
 export { SANDBOX_ETC_ENTRIES } from './bwrap.js';
-export { spawnConfined, type ConfinedProcess, type SpawnConfinedOptions } from './spawn-confined.js';
+export { launchConfined, spawnConfined, type ConfinedProcess, type SpawnConfinedOptions } from './spawn-confined.js';
+export { setSpawnerEnabled, type SpawnedProcess } from './spawner.js';
 export { sandboxPolicyOf, resolveWorkspacePolicy, policyRoots, type WorkspacePolicy, type WorkspacePolicyInput } from './workspace-policy.js';
 export { taskLimitSupport, type TaskLimitSupport } from './task-limit.js';
 export { sweepStaleRunState, runTempDirPrefix } from './stale.js';
@@ -67,6 +68,7 @@ function planNone(request: LaunchRequest): LaunchPlan {
     env: { ...request.policy.env },
     cwd: request.policy.cwd,
     passFds: [],
+    passBytes: [],
     signalExitCodes: false,
     asyncIoDenied: false,
     release: () => undefined,
@@ -87,7 +89,8 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
     denyAsyncIo: true,
   };
   const filter = !hasSeccompRules(rules) || !seccompAvailable ? undefined : buildSandboxFilter(rules);
-  const filterFd = filter === undefined ? undefined : openFilterFd(encodeFilter(filter));
+  const filterBytes = filter === undefined ? undefined : encodeFilter(filter);
+  const filterFd = filterBytes === undefined ? undefined : openFilterFd(filterBytes);
   const passFds = filterFd === undefined ? [] : [filterFd];
   const release = releaseOnce(passFds);
   try {
@@ -112,6 +115,7 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
       env: {},
       cwd: paths.cwd,
       passFds,
+      passBytes: filterBytes === undefined ? [] : [filterBytes],
       // bwrap reports a child killed by signal N as exit code 128 + N; with the exit rule no process
       // in the sandbox can exit with such a code itself (docs/sandbox.md, "Memory").
       signalExitCodes: filter !== undefined && rules.killSignalExitCodes,
@@ -140,6 +144,7 @@ function planNodePermission(request: LaunchRequest): LaunchPlan {
     env: { ...request.policy.env },
     cwd: paths.cwd,
     passFds: [],
+    passBytes: [],
     signalExitCodes: false,
     asyncIoDenied: false,
     release: () => undefined,

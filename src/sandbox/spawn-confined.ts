@@ -3,12 +3,16 @@
 // caller's stdio plus the plan's fds, releases the plan, puts the process into a per-run pids group
 // where one can be made, remembers descendants sampled from /proc (they may leave the process group
 // with setsid), and kills the whole tree: the group, the remembered processes (each checked against
-// pid reuse by its start time) and every member of the pids group. Used by the Node runtime and bash.
+// pid reuse by its start time) and every member of the pids group. Used by bash; the runtimes' children
+// come through launchConfined, which under bwrap lets the spawner start the process (spawner.ts) and
+// gives it the same ConfinedProcess.
 
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
 import { MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
 import { NamespaceProc } from './namespace-proc.js';
 import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime } from './proc-tree.js';
+import { spawnThroughHelper, type SpawnedProcess } from './spawner.js';
 import { sweepStaleRunState } from './stale.js';
 import { TaskGroup } from './task-limit.js';
 import type { LaunchPlan } from './types.js';
@@ -31,8 +35,8 @@ export interface SpawnConfinedOptions {
   readonly sampleDescendantsMs?: number;
 }
 
-export interface ConfinedProcess {
-  readonly child: ChildProcess;
+export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = ChildProcess> {
+  readonly child: C;
   /** The spawned pid (bwrap's monitor under bwrap); undefined when the spawn failed. */
   readonly pid: number | undefined;
   /** True when the tree is capped by a pids group. */
@@ -72,6 +76,41 @@ export interface ConfinedProcess {
   settled(nudge?: Promise<void>): Promise<'fast' | 'wait'>;
 }
 
+/**
+ * Starts a runtime's child: stdin fed with `stdin` (then ended), stdout discarded, stderr and a control
+ * channel on fd 3 as streams (`child.stdio[2]` and `[3]`, paused until the caller resumes them). Under
+ * bwrap, through the spawner when it is up (docs/sandbox.md, "The spawner"); otherwise, or when the
+ * spawner fails, spawnConfined with all four fds piped. Always releases the plan.
+ */
+export async function launchConfined(
+  plan: LaunchPlan,
+  options: { readonly stdin: string; readonly maxTasks?: number | false },
+): Promise<ConfinedProcess<ChildProcess | SpawnedProcess>> {
+  const spawnOptions: SpawnConfinedOptions = { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }) };
+  if (plan.backend === 'bwrap' && plan.passFds.length <= 1 && plan.passBytes.length === plan.passFds.length) {
+    void sweepStaleRunState();
+    const bytes = plan.passBytes[0];
+    const spawned = await spawnThroughHelper({
+      command: plan.command,
+      args: plan.args,
+      env: plan.env,
+      stdin: options.stdin,
+      ...(bytes === undefined ? {} : { passFd: { fd: spawnOptions.stdio.length, bytes } }),
+    });
+    if (spawned !== undefined) {
+      plan.release();
+      return new Confined(spawned, plan, spawnOptions);
+    }
+  }
+  const confined = spawnConfined(plan, spawnOptions);
+  const [stdin, , stderr, channel] = confined.child.stdio as unknown as [NodeJS.WritableStream | null, unknown, { pause(): void } | null, { pause(): void } | null];
+  stderr?.pause();
+  channel?.pause();
+  stdin?.on('error', () => undefined);
+  stdin?.end(options.stdin);
+  return confined;
+}
+
 /** Spawns `plan` and always releases it. Throws only what child_process.spawn throws synchronously. */
 export function spawnConfined(plan: LaunchPlan, options: SpawnConfinedOptions): ConfinedProcess {
   void sweepStaleRunState();
@@ -90,8 +129,8 @@ export function spawnConfined(plan: LaunchPlan, options: SpawnConfinedOptions): 
   return new Confined(child, plan, options);
 }
 
-class Confined implements ConfinedProcess {
-  readonly child: ChildProcess;
+class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProcess<C> {
+  readonly child: C;
   readonly #group: TaskGroup | undefined;
   /** pid -> start time of every process ever seen in the tree. */
   readonly #known = new Map<number, number>();
@@ -109,8 +148,9 @@ class Confined implements ConfinedProcess {
   /** What pause() stopped, until resume(). */
   #paused: number[] = [];
 
-  constructor(child: ChildProcess, plan: LaunchPlan, options: SpawnConfinedOptions) {
+  constructor(child: C, plan: LaunchPlan, options: SpawnConfinedOptions) {
     this.child = child;
+    const events: EventEmitter = child;
     this.#bwrap = plan.backend === 'bwrap';
     this.#asyncIoDenied = plan.asyncIoDenied;
     this.#exit = new Promise<void>((resolve) => {
@@ -119,8 +159,8 @@ class Confined implements ConfinedProcess {
         if (this.#sampler !== undefined) clearInterval(this.#sampler);
         resolve();
       };
-      child.once('exit', done);
-      child.once('error', () => {
+      events.once('exit', done);
+      events.once('error', () => {
         if (child.pid === undefined) done();
       });
     });

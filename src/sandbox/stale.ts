@@ -1,5 +1,6 @@
 // Leftovers of hosts that died without cleaning up (SIGKILL, a crash): private temp dirs named
-// `ptc-run-<host pid>-<random>` and pids groups named `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
+// `ptc-run-<host pid>-<random>` or `ptc-spawner-<host pid>-<random>` and pids groups named
+// `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
 // Swept once per process, off the hot path; an entry is removed only when its owner pid is not alive.
 
 import { readdirSync, rmdirSync } from 'node:fs';
@@ -13,7 +14,12 @@ export function runTempDirPrefix(): string {
   return join(tmpdir(), `ptc-run-${process.pid}-`);
 }
 
-const RUN_DIR = /^ptc-run-(\d+)-/;
+/** The mkdtemp prefix of the spawner's private socket dir (docs/sandbox.md, "The spawner"). */
+export function spawnerDirPrefix(): string {
+  return join(tmpdir(), `ptc-spawner-${process.pid}-`);
+}
+
+const RUN_DIR = /^ptc-(?:run|spawner)-(\d+)-/;
 const TASK_GROUP = /^(\d+)-\d+$/;
 
 let swept: Promise<void> | undefined;

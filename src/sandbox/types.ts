@@ -52,6 +52,8 @@ export interface LaunchPlan {
    * (e.g. the seccomp filter for bwrap). Opened fresh per plan; `release()` closes them.
    */
   readonly passFds: readonly number[];
+  /** What each of `passFds` holds (read from the start), for a spawner that makes its own copy. */
+  readonly passBytes: readonly Uint8Array[];
   /**
    * True when an exit code of 128 + N from the spawned process can only mean that the sandboxed
    * command was killed by signal N (bwrap with the exit-status rule of the seccomp filter).
