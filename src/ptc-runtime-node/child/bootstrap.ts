@@ -14,10 +14,6 @@ const { Console } = require('node:console') as typeof import('node:console');
 const { createRequire } = require('node:module') as typeof import('node:module');
 const { join } = require('node:path') as typeof import('node:path');
 
-// Taken before any program runs, which could replace process.kill or redefine process.pid.
-const killProcess = process.kill.bind(process);
-const ownPid = process.pid;
-
 // Defined by the other child files of the same script (bootstrap-source.ts). This file comes after
 // every one of them but in-memory.ts (functions only), so its top-level code below finds their
 // declarations done.
@@ -26,7 +22,6 @@ declare const write: typeof import('./channel.js').write;
 declare const captureWrites: typeof import('./channel.js').captureWrites;
 declare const releaseWrites: typeof import('./channel.js').releaseWrites;
 declare const onChannelRead: typeof import('./channel.js').onChannelRead;
-declare const afterWrites: typeof import('./channel.js').afterWrites;
 declare const exitProcess: typeof import('./primordials.js').exitProcess;
 declare const consoleStream: typeof import('./output.js').consoleStream;
 declare const captureRaw: typeof import('./output.js').captureRaw;
@@ -53,10 +48,6 @@ export let limits: ChildLimits = INITIAL_LIMITS;
 /** A run frame came; and the run in progress sent its `done`, after which nothing more is sent. */
 export let started = false;
 export let finished = false;
-/** The first run frame asked to keep the process for later programs (in-memory mode). */
-let keepProcess = false;
-/** The warm-up before `ready` is running (warmUp below): its `done` must not end the process. */
-let warmingUp = false;
 
 // A kept process (in-memory mode) runs a later program once the previous one is done.
 const keptRuns = createKeptRuns({
@@ -71,7 +62,6 @@ export function onHostFrame(frame: HostFrame): void {
   if (frame.type === 'run') {
     if (!started) {
       started = true;
-      keepProcess = frame.keep === true;
       keptRuns.begin(frame);
       runProgram(frame);
     } else if (finished && keptRuns.next(frame)) {
@@ -80,19 +70,6 @@ export function onHostFrame(frame: HostFrame): void {
   } else if (frame.type === 'result') {
     onResult(frame);
   }
-}
-
-/**
- * Called right after `done` is written. A stateless run's process has nothing left to do, so it ends
- * itself with SIGKILL the moment its `done` is in the kernel's hands: its threads start dying while
- * the host is still waking up to read that frame, which the host's own kill would only start later
- * (docs/runtime-lifecycle.md, "Settling"). The host still kills the whole tree and waits for it as
- * before; this only starts the teardown sooner. A kept process (in-memory mode) stays.
- */
-export function endAfterDone(): void {
-  if (keepProcess || warmingUp) return;
-  // A large `done` the channel could not take at once is still queued: end once it is written.
-  afterWrites(() => killProcess(ownPid, 'SIGKILL'));
 }
 
 /**
@@ -126,7 +103,6 @@ function prepare(): void {
 async function warmUp(): Promise<void> {
   const global = '__ptcWarmUp';
   const frames = captureWrites();
-  warmingUp = true;
   try {
     const feed = (frame: object) => {
       const bytes = Buffer.from(JSON.stringify(frame) + '\n', 'utf8');
@@ -145,10 +121,8 @@ async function warmUp(): Promise<void> {
       throw new Error(`no done frame (wrote: ${frames.join('').slice(0, 300)})`);
     }
   } finally {
-    warmingUp = false;
     started = false;
     finished = false;
-    keepProcess = false;
     limits = INITIAL_LIMITS;
     resetOutput();
     resetCalls();

@@ -131,12 +131,6 @@ function send(text: string): void {
   channel.write(text);
 }
 
-/** Runs `callback` once everything written so far is in the kernel's hands (at once when nothing is queued). */
-export function afterWrites(callback: () => void): void {
-  if (channel.writableLength === 0) callback();
-  else channel.once('drain', callback);
-}
-
 // The host ending the channel means it is gone or done with us.
 channel.on('end', () => exitProcess(0));
 channel.on('error', () => exitProcess(0));

@@ -23,7 +23,6 @@ declare const installBindings: typeof import('./bindings.js').installBindings;
 declare let limits: typeof import('./bootstrap.js').limits;
 declare let started: typeof import('./bootstrap.js').started;
 declare let finished: typeof import('./bootstrap.js').finished;
-declare const endAfterDone: typeof import('./bootstrap.js').endAfterDone;
 
 // Lets the program use `await import(...)`. Read as the script loads, before prepare() captures the
 // output: the access emits an ExperimentalWarning on Node 20, which must reach the real stderr rather
@@ -38,7 +37,6 @@ export function finishWithError(code: ChildErrorCode, message: string): void {
   if (finished) return;
   finished = true;
   write(`{"type":"done","ok":false,"error":{"code":"${code}","message":${stringify(capMessage(message))}}}`);
-  endAfterDone();
 }
 
 function onProgramValue(value: unknown): void {
@@ -48,7 +46,6 @@ function onProgramValue(value: unknown): void {
   if (value === undefined) {
     finished = true;
     write('{"type":"done","ok":true}');
-    endAfterDone();
     return;
   }
   const json = toJsonText(value);
@@ -73,7 +70,6 @@ function onProgramValue(value: unknown): void {
   }
   finished = true;
   write(line);
-  endAfterDone();
 }
 
 export function onProgramError(error: unknown): void {

@@ -18,7 +18,6 @@ import json
 import logging
 import math
 import os
-import signal
 import sys
 import threading
 import traceback
@@ -33,9 +32,6 @@ _loads = json.loads
 _os_write = os.write
 _os_read = os.read
 _os_exit = os._exit
-_os_kill = os.kill
-_OWN_PID = os.getpid()
-_SIGKILL = signal.SIGKILL
 _isinstance = builtins.isinstance
 _len = builtins.len
 _str = builtins.str
@@ -56,15 +52,6 @@ def _send(line):
         except OSError:
             # The host is gone: nothing can be reported any more.
             _os_exit(0)
-
-
-def _send_done(line):
-    # A stateless run's process has nothing left to do once 'done' is written (whole: _send loops
-    # until it is): it ends itself at once, so its teardown overlaps the host reading the frame
-    # (docs/runtime-lifecycle.md, "Settling"). The host still kills the whole tree. A kept process stays.
-    _send(line)
-    if not _state.keep:
-        _os_kill(_OWN_PID, _SIGKILL)
 
 
 def _byte_length(text):
@@ -119,7 +106,7 @@ def _finish_with_error(code, message):
     if _state.finished:
         return
     _state.finished = True
-    _send_done(_dumps({"type": "done", "ok": False, "error": {"code": code, "message": _cap_message(message)}}))
+    _send(_dumps({"type": "done", "ok": False, "error": {"code": code, "message": _cap_message(message)}}))
 
 
 def _emit_log(stream, text):
@@ -577,7 +564,7 @@ def _on_value(value):
         return
     if value is None:
         _state.finished = True
-        _send_done('{"type":"done","ok":true}')
+        _send('{"type":"done","ok":true}')
         return
     json_text = _to_json_text(value)
     if not _isinstance(json_text, _str):
@@ -600,7 +587,7 @@ def _on_value(value):
         )
         return
     _state.finished = True
-    _send_done(line)
+    _send(line)
 
 
 def _on_error(error):
