@@ -117,6 +117,8 @@ class Spawner {
       this.#ready = this.#helperUp;
     });
     this.#server.unref();
+    // A host that exits normally takes its socket dir along (the helper ends with the host's pipe).
+    process.once('exit', this.#removeDir);
     this.#helper = spawn(python, ['-I', '-S', '-B', '-X', 'utf8', '-c', SPAWNER_SOURCE, String(process.pid)], {
       stdio: ['pipe', 'pipe', 'ignore'],
       env: {},
@@ -279,8 +281,13 @@ class Spawner {
     for (const child of this.#live.values()) child.exited(null, 'SIGKILL');
     this.#live.clear();
     this.#server.close();
-    rmSync(this.#dir, { recursive: true, force: true });
+    process.off('exit', this.#removeDir);
+    this.#removeDir();
   }
+
+  readonly #removeDir = (): void => {
+    rmSync(this.#dir, { recursive: true, force: true });
+  };
 }
 
 function killGroup(pid: number): void {

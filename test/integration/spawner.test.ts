@@ -170,23 +170,37 @@ function readdirPids(): number[] {
     .map(Number);
 }
 
-describe.skipIf(skip)('a host killed by SIGKILL', () => {
-  it('takes the helper and every sandbox it started with it', async () => {
-    const register = pathToFileURL(join(root, 'scripts/ts-register.mjs')).href;
-    const host = spawn(process.execPath, ['--import', register, join(root, 'test/fixtures/spawner-host.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    host.stdout.setEncoding('utf8');
-    const line = await new Promise<string>((resolve, reject) => {
-      host.stdout.on('data', (chunk: string) => {
-        text += chunk;
-        if (text.includes('\n')) resolve(text.split('\n')[0] as string);
-      });
-      host.once('exit', () => reject(new Error(`the host exited first: ${text}`)));
+function startHost(args: readonly string[]): { host: ReturnType<typeof spawn>; firstLine: Promise<string> } {
+  const register = pathToFileURL(join(root, 'scripts/ts-register.mjs')).href;
+  const host = spawn(process.execPath, ['--import', register, join(root, 'test/fixtures/spawner-host.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  host.stdout?.setEncoding('utf8');
+  const firstLine = new Promise<string>((resolve, reject) => {
+    host.stdout?.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(text.split('\n')[0] as string);
     });
-    const pids = JSON.parse(line) as { spawner: number; monitor: number; program: number };
+    host.once('exit', () => setImmediate(() => reject(new Error(`the host exited without a report: ${text}`))));
+  });
+  return { host, firstLine };
+}
+
+describe.skipIf(skip)('the helper and the host', () => {
+  it('a host killed by SIGKILL takes the helper and every sandbox it started with it', async () => {
+    const { host, firstLine } = startHost([]);
+    const pids = JSON.parse(await firstLine) as { spawner: number; monitor: number; program: number };
     expect(commOf(pids.spawner)).toBe('python3');
     expect(alive(pids.program)).toBe(true);
     host.kill('SIGKILL');
     expect(await until(() => !alive(pids.spawner) && !alive(pids.monitor) && !alive(pids.program), 5_000)).toBe(true);
+  }, 30_000);
+
+  it('a host that exits normally leaves no helper and no socket dir behind', async () => {
+    const { host, firstLine } = startHost(['exit']);
+    const report = JSON.parse(await firstLine) as { spawner?: number };
+    await new Promise((resolve) => (host.exitCode === null ? host.once('exit', resolve) : resolve(undefined)));
+    expect(report.spawner).toBeDefined();
+    expect(await until(() => !alive(report.spawner as number), 5_000)).toBe(true);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`ptc-spawner-${host.pid}-`))).toEqual([]);
   }, 30_000);
 });
