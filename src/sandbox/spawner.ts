@@ -44,36 +44,37 @@ export interface SpawnerRequest {
 export class SpawnedProcess extends EventEmitter {
   readonly pid: number;
   readonly stdio: readonly [null, null, Socket, Socket];
-  #refs: () => void;
-  #unrefs: () => void;
+  /** Take and give back one of the spawner's references to the host's event loop. */
+  readonly #hold: () => void;
+  readonly #release: () => void;
   #ref = true;
   #exited = false;
 
-  constructor(pid: number, stderr: Socket, channel: Socket, ref: () => void, unref: () => void) {
+  constructor(pid: number, stderr: Socket, channel: Socket, hold: () => void, release: () => void) {
     super();
     this.pid = pid;
     this.stdio = [null, null, stderr, channel];
-    this.#refs = ref;
-    this.#unrefs = unref;
+    this.#hold = hold;
+    this.#release = release;
   }
 
   /** Keeps the host alive until the exit is known (as ChildProcess.ref() does). */
   ref(): void {
     if (this.#ref || this.#exited) return;
     this.#ref = true;
-    this.#refs();
+    this.#hold();
   }
 
   unref(): void {
     if (!this.#ref || this.#exited) return;
     this.#ref = false;
-    this.#unrefs();
+    this.#release();
   }
 
-  /** Called by the spawner with the raw wait status (or a signal when the helper itself is gone). */
+  /** Called by the spawner with the decoded wait status (or SIGKILL when the helper itself died). */
   exited(code: number | null, signal: NodeJS.Signals | null): void {
     if (this.#exited) return;
-    if (this.#ref) this.#unrefs();
+    if (this.#ref) this.#release();
     this.#exited = true;
     this.emit('exit', code, signal);
   }
