@@ -6,6 +6,7 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -71,7 +72,7 @@ describe.skipIf(skip)('launches through the spawner', () => {
   const parents: (number | undefined)[] = [];
 
   beforeAll(async () => {
-    cwd = mkdtempSync(join(tmpdir(), 'ptc-spawner-'));
+    cwd = mkdtempSync(join(tmpdir(), 'ptc-spawn-ws-'));
     rt = createNodeRuntime({ pool: false, onProcess: (event) => event.type === 'spawn' && parents.push(parentOf(event.pid)) });
     // The helper starts at a process's second launch and is used once it said it runs.
     for (let i = 0; i < 10 && !parents.some((p) => p !== process.pid); i++) {
@@ -126,6 +127,44 @@ describe.skipIf(skip)('launches through the spawner', () => {
     const { result, parent } = await run('return require("node:fs").readFileSync(0).length');
     expect(commOf(parent)).toBe('python3');
     expect(result.value).toBe(0);
+  });
+
+  it('drops a connection to its socket that does not name a pending launch, and keeps working', async () => {
+    const dirs = readdirSync(tmpdir()).filter((name) => name.startsWith(`ptc-spawner-${process.pid}-`));
+    expect(dirs).toHaveLength(1);
+    const path = join(tmpdir(), dirs[0] as string, 's');
+    for (const header of [`${'0'.repeat(32)} channel\n`, 'x'.repeat(200)]) {
+      const socket = connect(path);
+      socket.on('error', () => undefined);
+      socket.write(header);
+      const closed = await new Promise<boolean>((resolve) => {
+        socket.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 2_000);
+      });
+      expect(closed).toBe(true);
+    }
+    const { result, parent } = await run('return "after"');
+    expect(result.value).toBe('after');
+    expect(commOf(parent)).toBe('python3');
+  });
+
+  it('a sandboxed program cannot see or reach the socket', async () => {
+    const dir = readdirSync(tmpdir()).find((name) => name.startsWith(`ptc-spawner-${process.pid}-`)) as string;
+    const path = join(tmpdir(), dir, 's');
+    const program = `
+      const fs = require('node:fs');
+      const seen = fs.readdirSync(require('node:os').tmpdir()).filter((n) => n.startsWith('ptc-spawner-'));
+      const reached = await new Promise((resolve) => {
+        const s = require('node:net').connect(${JSON.stringify(path)});
+        s.on('connect', () => resolve('connected'));
+        s.on('error', (e) => resolve(e.code));
+      });
+      return { seen, reached };`;
+    const { result } = await run(program);
+    expect(result.error).toBeUndefined();
+    const value = result.value as { seen: string[]; reached: string };
+    expect(value.seen).toEqual([]);
+    expect(value.reached).not.toBe('connected');
   });
 
   it('spawns by itself when the spawner is turned off', async () => {
