@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { BindingFunction } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
 import { setSpawnerEnabled } from '../../src/sandbox/index.js';
@@ -227,7 +227,8 @@ function startHost(args: readonly string[]): { host: ReturnType<typeof spawn>; f
 describe.skipIf(skip)('the helper and the host', () => {
   it('a host killed by SIGKILL takes the helper and every sandbox it started with it', async () => {
     const { host, firstLine } = startHost([]);
-    const pids = JSON.parse(await firstLine) as { spawner: number; monitor: number; program: number };
+    const pids = JSON.parse(await firstLine) as { spawner: number; monitor: number; program: number; cwd: string };
+    onTestFinished(() => rmSync(pids.cwd, { recursive: true, force: true }));
     expect(commOf(pids.spawner)).toBe('python3');
     expect(alive(pids.program)).toBe(true);
     host.kill('SIGKILL');
@@ -236,7 +237,8 @@ describe.skipIf(skip)('the helper and the host', () => {
 
   it('a host that exits normally leaves no helper and no socket dir behind', async () => {
     const { host, firstLine } = startHost(['exit']);
-    const report = JSON.parse(await firstLine) as { spawner?: number };
+    const report = JSON.parse(await firstLine) as { spawner?: number; cwd: string };
+    onTestFinished(() => rmSync(report.cwd, { recursive: true, force: true }));
     await new Promise((resolve) => (host.exitCode === null ? host.once('exit', resolve) : resolve(undefined)));
     expect(report.spawner).toBeDefined();
     expect(await until(() => !alive(report.spawner as number), 5_000)).toBe(true);
