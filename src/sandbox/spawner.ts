@@ -102,8 +102,7 @@ class Spawner {
   /** Launches waiting for a reply plus live processes that keep the host alive. */
   #refCount = 0;
   #dead = false;
-  /** The helper said it runs (and the server listens): launches may use it. */
-  #ready = false;
+  /** The server listens, and the helper said it runs: both are needed before a launch may use it. */
   #listening = false;
   #helperUp = false;
   #stdout = '';
@@ -115,7 +114,6 @@ class Spawner {
     this.#server.on('error', () => this.#die());
     this.#server.listen(this.#socketPath, () => {
       this.#listening = true;
-      this.#ready = this.#helperUp;
     });
     this.#server.unref();
     // A host that exits normally takes its socket dir along (the helper ends with the host's pipe).
@@ -138,7 +136,7 @@ class Spawner {
 
   /** Up and listening: a launch sent now is answered without waiting for Python to start. */
   get ready(): boolean {
-    return this.#ready && !this.#dead;
+    return this.#listening && this.#helperUp && !this.#dead;
   }
 
   spawn(request: SpawnerRequest): Promise<SpawnedProcess> {
@@ -208,7 +206,6 @@ class Spawner {
       }
       if (message.ready === true) {
         this.#helperUp = true;
-        this.#ready = this.#listening;
         continue;
       }
       if (message.exit !== undefined && message.status !== undefined) {
