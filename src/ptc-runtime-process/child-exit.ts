@@ -2,7 +2,7 @@
 // "128 + signal" exit codes decoded where the sandbox made them truthful (docs/sandbox.md, "Memory"),
 // and the wording of an exit in messages.
 
-import { constants as osConstants } from 'node:os';
+import { signalName } from '../sandbox/index.js';
 
 export interface ChildExit {
   /** The exit code the program's process chose; null when a signal ended it. */
@@ -21,8 +21,7 @@ export interface ChildExit {
 /** bwrap's 128 + N, trusted only when the plan made it truthful (LaunchPlan.signalExitCodes). */
 export function decodeSignalExit(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null } {
   if (signal !== null || code === null || code <= 128) return { code, signal };
-  const number = code - 128;
-  const name = (Object.keys(osConstants.signals) as NodeJS.Signals[]).find((key) => osConstants.signals[key] === number);
+  const name = signalName(code - 128);
   return name === undefined ? { code, signal } : { code: null, signal: name };
 }
 

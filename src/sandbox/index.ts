@@ -17,7 +17,7 @@ export { defaultSandboxEnv, policyKey, type DefaultSandboxEnvOptions } from './p
 export { overrideSandboxProbe, probeSandbox, type SandboxProbe } from './probe.js';
 export { SANDBOX_ETC_ENTRIES } from './bwrap.js';
 export { launchConfined, spawnConfined, type ConfinedProcess, type SpawnConfinedOptions } from './spawn-confined.js';
-export { setSpawnerEnabled, type SpawnedProcess } from './spawner.js';
+export { setSpawnerEnabled, signalName, type SpawnedProcess } from './spawner.js';
 export { sandboxPolicyOf, resolveWorkspacePolicy, policyRoots, type WorkspacePolicy, type WorkspacePolicyInput } from './workspace-policy.js';
 export { taskLimitSupport, type TaskLimitSupport } from './task-limit.js';
 export { sweepStaleRunState, runTempDirPrefix } from './stale.js';

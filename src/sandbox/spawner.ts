@@ -302,8 +302,12 @@ function killGroup(pid: number): void {
 export function decodeWaitStatus(status: number): [code: number | null, signal: NodeJS.Signals | null] {
   const signal = status & 0x7f;
   if (signal === 0) return [(status >> 8) & 0xff, null];
-  const name = (Object.keys(osConstants.signals) as NodeJS.Signals[]).find((key) => osConstants.signals[key] === signal);
-  return [null, name ?? null];
+  return [null, signalName(signal) ?? null];
+}
+
+/** The name Node uses for signal number `number` (9 -> SIGKILL), or undefined for an unknown one. */
+export function signalName(number: number): NodeJS.Signals | undefined {
+  return (Object.keys(osConstants.signals) as NodeJS.Signals[]).find((key) => osConstants.signals[key] === number);
 }
 
 let spawner: Spawner | undefined;
