@@ -65,9 +65,6 @@ export class ProcessChild {
   #broken: string | undefined;
   #exit: ChildExit | undefined;
   #channelEnded = false;
-  /** Resolves when the channel ends: the program's process has closed its last copy of fd 3. */
-  readonly #channelClosed: Promise<void>;
-  #closeChannel!: () => void;
   #stderrTail = '';
   #disposing: Promise<void> | undefined;
   readonly #launching: Promise<void>;
@@ -84,9 +81,6 @@ export class ProcessChild {
       this.#cleaned = resolve;
     });
     this.#decoder = new LineDecoder(options.maxFrameBytes);
-    this.#channelClosed = new Promise<void>((resolve) => {
-      this.#closeChannel = resolve;
-    });
     this.ready = new Promise<void>((resolve, reject) => {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
@@ -250,7 +244,6 @@ export class ProcessChild {
   #onChannelEnd(): void {
     if (this.#channelEnded) return;
     this.#channelEnded = true;
-    this.#closeChannel();
     if (this.#exit !== undefined) {
       this.#notifyExit();
       return;
@@ -375,11 +368,10 @@ export class ProcessChild {
       if (this.#proc !== undefined && confined !== undefined) {
         // Whoever awaits the disposal keeps the host alive until the exit arrives.
         this.#setRef(true);
-        confined.killTree();
+        confined.killTree({ spareMonitor: true });
         this.#trace?.mark('kill');
         // Not inside the optional call: its argument would not be evaluated with tracing off.
-        // The channel's end is the first sign the program's process is past user space: look then.
-        const how = await confined.settled(this.#channelClosed);
+        const how = await confined.settled();
         this.#trace?.settled(how);
         this.#trace?.mark('empty');
       }

@@ -48,8 +48,13 @@ export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = Child
   recordChain(): readonly number[];
   /** Remembers the current descendants so killTree() reaches those that left the process group. */
   trackDescendants(): void;
-  /** SIGKILL to everything the launch started (see the file comment). Synchronous: usable on host exit. */
-  killTree(): void;
+  /**
+   * SIGKILL to everything the launch started (see the file comment). Synchronous: usable on host exit.
+   * `spareMonitor`: under bwrap with the chain recorded, bwrap's monitor (outside the sandbox, running
+   * no program code) is left for settled() to end once the namespace is quiet, so its exit does not
+   * take CPU from the dying sandbox (docs/runtime-lifecycle.md, "Settling").
+   */
+  killTree(options?: { readonly spareMonitor?: boolean }): void;
   /**
    * SIGSTOP to the chain as it stands (a child still booting), so it takes no CPU until resume();
    * returns false when nothing was stopped. Signals stop a process only between system calls, so a
@@ -69,11 +74,10 @@ export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = Child
    * "Settling"): `fast` when that was read from /proc before the exit event (under bwrap with a
    * recorded chain: the pid namespace's init is dead, which the kernel allows only once every other
    * process of the namespace is gone), `wait` when it took the full wait of waitGone() (without the
-   * group removal). Does not kill and does not clean up: call killTree() first and waitGone() after.
-   * `nudge`: an event after which /proc is worth reading at once rather than at the next poll (the
-   * command's control channel closing: the last of its threads has left user space).
+   * group removal). Does not kill and does not clean up: call killTree() first and waitGone() after;
+   * ends a monitor that killTree() spared.
    */
-  settled(nudge?: Promise<void>): Promise<'fast' | 'wait'>;
+  settled(): Promise<'fast' | 'wait'>;
 }
 
 /**
@@ -147,6 +151,8 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
   #sampler: NodeJS.Timeout | undefined;
   /** What pause() stopped, until resume(). */
   #paused: number[] = [];
+  /** killTree() left bwrap's monitor alive for settled() to end. */
+  #monitorSpared = false;
 
   constructor(child: C, plan: LaunchPlan, options: SpawnConfinedOptions) {
     this.child = child;
@@ -223,7 +229,7 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
     if (pid !== undefined && !this.#exited) recordDescendants(pid, this.#known, MAX_TRACKED_DESCENDANTS);
   }
 
-  killTree(): void {
+  killTree(options: { readonly spareMonitor?: boolean } = {}): void {
     const pid = this.child.pid;
     if (pid === undefined) return;
     // A caller that never recorded the chain (bash) still gets the namespace's init remembered, so the
@@ -237,10 +243,21 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
         tryKill(-member);
       }
     }
+    // The monitor can wait only where the settle watches the namespace itself (a recorded chain).
+    const spare = options.spareMonitor === true && this.#nsInit !== undefined && !this.#exited;
+    if (spare) this.#monitorSpared = true;
+    else this.#killMonitor();
+    // Everything in the group was started by this launch, however far it wandered.
+    for (const member of this.#group?.members() ?? []) if (!spare || member !== pid) tryKill(member);
+  }
+
+  /** The spawned process (bwrap's monitor under bwrap) and its process group. */
+  #killMonitor(): void {
+    this.#monitorSpared = false;
+    const pid = this.child.pid;
+    if (pid === undefined) return;
     tryKill(-pid);
     if (!this.#exited) tryKill(pid);
-    // Everything in the group was started by this launch, however far it wandered.
-    for (const member of this.#group?.members() ?? []) tryKill(member);
   }
 
   pause(): boolean {
@@ -268,7 +285,7 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
     this.#group?.remove();
   }
 
-  async settled(nudge?: Promise<void>): Promise<'fast' | 'wait'> {
+  async settled(): Promise<'fast' | 'wait'> {
     const init = this.#nsInit;
     if (init === undefined) {
       await this.#vanish();
@@ -279,10 +296,6 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       waited = true;
     });
     const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
-    // Used once: after it fired, only the poll wakes the loop.
-    let early: Promise<unknown> | undefined = nudge?.then(() => {
-      early = undefined;
-    });
     try {
       // Either the namespace's init is dead, which the kernel allows only once every other process of
       // the namespace has been reaped, or every task of the namespace is already inside do_exit()
@@ -290,14 +303,16 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       // every address space of the namespace to be torn down.
       while (!isDead(init.pid, init.started) && this.#nsProc?.quiescent() !== true) {
         if (waited || Date.now() >= deadline) {
+          // The exit event comes from the monitor: it must not be waiting to be killed.
+          if (this.#monitorSpared) this.#killMonitor();
           await vanished;
           return 'wait';
         }
-        const poll = new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
-        await Promise.race(early === undefined ? [vanished, poll] : [vanished, poll, early]);
+        await Promise.race([vanished, new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS))]);
       }
       return 'fast';
     } finally {
+      if (this.#monitorSpared) this.#killMonitor();
       this.#nsProc?.close();
     }
   }
