@@ -25,6 +25,8 @@ export interface Contender {
   oneCall(): Promise<void>;
   /** Binding calls per second, timed inside one program making `calls` calls with `width` in flight. */
   callsPerSecond(calls: number, width: number): Promise<number>;
+  /** Takes part in the rate workloads only (the bare echo, bench/echo-baseline.ts). */
+  readonly ratesOnly?: boolean;
 }
 
 export interface WorkloadPlan {
@@ -103,13 +105,14 @@ export async function measureContenders(contenders: readonly Contender[], plan: 
   const backToBack = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   const sequential = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   const lanes = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const perRunContenders = contenders.filter((contender) => contender.ratesOnly !== true);
   // One unmeasured run each: module loads, JIT, a pool's first fill.
-  for (const contender of contenders) await contender.oneCall();
+  for (const contender of perRunContenders) await contender.oneCall();
 
   if (plan.perRun) {
     const rounds = Math.max(1, Math.ceil(plan.spacedSamples / plan.groupSize));
     for (let round = 0; round < rounds; round++) {
-      for (const contender of contenders) {
+      for (const contender of perRunContenders) {
         await pause(plan.groupPauseMs);
         for (let k = 0; k < plan.groupSize; k++) {
           await pause(plan.spacingMs);
@@ -120,7 +123,7 @@ export async function measureContenders(contenders: readonly Contender[], plan: 
     // Back to back: within a group no pause at all, so a warm pool can run dry; between groups a
     // pause long enough to refill it, so every group starts from the same state.
     for (let group = 0; group < plan.backToBackGroups; group++) {
-      for (const contender of contenders) {
+      for (const contender of perRunContenders) {
         await pause(plan.groupPauseMs);
         for (let k = 0; k < plan.groupSize; k++) backToBack.get(contender.name)?.push(await timed(contender.oneCall));
       }
@@ -142,7 +145,7 @@ export async function measureContenders(contenders: readonly Contender[], plan: 
   const figures = new Map<string, WorkloadFigures>();
   for (const contender of contenders) {
     figures.set(contender.name, {
-      ...(plan.perRun
+      ...(plan.perRun && contender.ratesOnly !== true
         ? { spacedMs: median(spaced.get(contender.name) ?? []), backToBackMs: median(backToBack.get(contender.name) ?? []) }
         : {}),
       ...(plan.rates

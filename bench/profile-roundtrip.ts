@@ -23,7 +23,7 @@ import { ptcPlugin } from '../src/ptc/plugin.js';
 import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/index.js';
 import { ToolRuntime } from '../src/tools/tool-runtime.js';
 import { defineTool } from '../src/tools/types.js';
-import { echoBaseline } from './echo-baseline.js';
+import { warmEchoRates } from './echo-baseline.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -210,9 +210,9 @@ async function main(): Promise<void> {
           `pipe and wake-ups ${mid.restUs.toFixed(1)} (negative when the two sides overlap)`,
       );
     }
-    const echo = await echoBaseline(CALLS);
+    const echo = await warmEchoRates(CALLS);
     console.log(
-      `bare fd-3 NDJSON echo (baseline, same process): ${Math.round(echo.sequentialPerSec).toLocaleString('en-US')} /s sequential, ` +
+      `bare fd-3 NDJSON echo (warmed, one process): ${Math.round(echo.sequentialPerSec).toLocaleString('en-US')} /s sequential, ` +
         `${Math.round(echo.tenLanesPerSec).toLocaleString('en-US')} /s with 10 in flight`,
     );
     if (PROFILE) for (const width of WIDTHS) await profileBoth(run, cwd, width);
