@@ -119,6 +119,15 @@ export const MAX_SANDBOX_TASKS = 512;
 export const MAX_TRACKED_DESCENDANTS = 1_024;
 /** How long the end of a launch waits for its killed processes to vanish (pid namespace teardown). */
 export const PROCESS_TREE_VANISH_WAIT_MS = 2_000;
+/**
+ * Settling by freezing (docs/runtime-lifecycle.md, "Settling"): how long the freeze may take before the
+ * settle falls back to killing and watching the namespace; a Node child freezes in 0.1-1 ms here.
+ */
+export const FREEZE_WAIT_MS = 50;
+/** A frozen, killed sandbox is thawed (and so torn down) once no run has ended for this long. */
+export const FROZEN_THAW_QUIET_MS = 150;
+/** At most this many frozen sandboxes wait for that pause; beyond it the oldest is thawed at once. */
+export const MAX_FROZEN_WAITING = 12;
 /** How often `bash` samples its command's descendants from /proc where no pid namespace holds them. */
 export const PROCESS_TREE_SAMPLE_MS = 10;
 /** JSON nesting of one control frame (the frame object itself is level 1); deeper frames are PROTOCOL. */

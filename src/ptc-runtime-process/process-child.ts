@@ -368,10 +368,9 @@ export class ProcessChild {
       if (this.#proc !== undefined && confined !== undefined) {
         // Whoever awaits the disposal keeps the host alive until the exit arrives.
         this.#setRef(true);
-        confined.killTree({ spareMonitor: true });
         this.#trace?.mark('kill');
         // Not inside the optional call: its argument would not be evaluated with tracing off.
-        const how = await confined.settled();
+        const how = await confined.end();
         this.#trace?.settled(how);
         this.#trace?.mark('empty');
       }

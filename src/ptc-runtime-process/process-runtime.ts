@@ -282,7 +282,15 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
       await Promise.allSettled([...active]);
       await memories.close();
       // Runs resolve as soon as their processes cannot run code; their cleanup may still be going on.
-      await Promise.all([...children].map((child) => child.dispose().then(() => child.cleanedUp)));
+      // killNow() ends a sandbox still frozen for a later thaw now rather than after the pause.
+      await Promise.all(
+        [...children].map((child) =>
+          child.dispose().then(() => {
+            child.killNow();
+            return child.cleanedUp;
+          }),
+        ),
+      );
     },
   };
 }

@@ -40,8 +40,11 @@ export type RunPhase = (typeof RUN_PHASES)[number];
 export interface PhaseTrace {
   /** The spawned pid, when there was one. */
   readonly pid: number | undefined;
-  /** How the child settled: `fast` (namespace verified empty) or `wait` (the full wait for the exit). */
-  readonly settle: 'fast' | 'wait' | undefined;
+  /**
+   * How the child settled: `frozen` (its freezer group frozen, then everything killed), `fast`
+   * (namespace verified past user space) or `wait` (the full wait for the exit).
+   */
+  readonly settle: 'frozen' | 'fast' | 'wait' | undefined;
   readonly at: Readonly<Partial<Record<RunPhase, number>>>;
 }
 
@@ -49,7 +52,7 @@ export interface PhaseTrace {
 export class PhaseRecorder {
   readonly #at: Partial<Record<RunPhase, number>> = {};
   readonly #sink: (trace: PhaseTrace) => void;
-  #settle: 'fast' | 'wait' | undefined;
+  #settle: 'frozen' | 'fast' | 'wait' | undefined;
   #pid: number | undefined;
 
   constructor(sink: (trace: PhaseTrace) => void) {
@@ -67,7 +70,7 @@ export class PhaseRecorder {
     this.#pid = pid;
   }
 
-  settled(how: 'fast' | 'wait'): void {
+  settled(how: 'frozen' | 'fast' | 'wait'): void {
     this.#settle ??= how;
   }
 

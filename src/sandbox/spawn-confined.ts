@@ -9,7 +9,8 @@
 
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
-import { MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
+import { FREEZE_WAIT_MS, MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
+import { FreezeGroup, thawLater, thawNow } from './freezer.js';
 import { NamespaceProc } from './namespace-proc.js';
 import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime } from './proc-tree.js';
 import { spawnThroughHelper, type SpawnedProcess } from './spawner.js';
@@ -33,6 +34,8 @@ export interface SpawnConfinedOptions {
    * namespace, whose setsid orphans nothing else would find); default: only when the caller asks.
    */
   readonly sampleDescendantsMs?: number;
+  /** Under bwrap, give the launch a freezer group where one can be made, for end() (launchConfined does). */
+  readonly freeze?: boolean;
 }
 
 export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = ChildProcess> {
@@ -65,8 +68,9 @@ export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = Child
   resume(): void;
   /**
    * Resolves once the spawned process has exited and every remembered process is gone (under bwrap
-   * the namespace's init outlives the monitor), bounded by PROCESS_TREE_VANISH_WAIT_MS; then removes
-   * the pids group. Does not kill: call killTree() first.
+   * the namespace's init outlives the monitor), bounded by PROCESS_TREE_VANISH_WAIT_MS, after a frozen
+   * launch's thaw (end()); then removes the pids and freezer groups. Does not kill: call killTree() or
+   * end() first.
    */
   waitGone(): Promise<void>;
   /**
@@ -78,6 +82,13 @@ export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = Child
    * ends a monitor that killTree() spared.
    */
   settled(): Promise<'fast' | 'wait'>;
+  /**
+   * Ends the launch for good and resolves as soon as no process of it can run code again
+   * (docs/runtime-lifecycle.md, "Settling"): `frozen` when its freezer group froze and everything was
+   * then sent SIGKILL (the thaw, and with it the teardown, follows in a pause in the runs; waitGone()
+   * waits for it), else what settled() says after killTree({ spareMonitor: true }).
+   */
+  end(): Promise<'frozen' | 'fast' | 'wait'>;
 }
 
 /**
@@ -90,7 +101,11 @@ export async function launchConfined(
   plan: LaunchPlan,
   options: { readonly stdin: string; readonly maxTasks?: number | false },
 ): Promise<ConfinedProcess<ChildProcess | SpawnedProcess>> {
-  const spawnOptions: SpawnConfinedOptions = { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }) };
+  const spawnOptions: SpawnConfinedOptions = {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    freeze: true,
+    ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }),
+  };
   if (plan.backend === 'bwrap' && plan.passFds.length <= 1 && plan.passBytes.length === plan.passFds.length) {
     void sweepStaleRunState();
     const bytes = plan.passBytes[0];
@@ -153,6 +168,12 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
   #paused: number[] = [];
   /** killTree() left bwrap's monitor alive for settled() to end. */
   #monitorSpared = false;
+  /** The launch's freezer group (bwrap, where one can be made); see end(). */
+  readonly #freezer: FreezeGroup | undefined;
+  /** Every process of the recorded chain is in the freezer group, so freezing it stops them all. */
+  #freezable = false;
+  /** Frozen and sent SIGKILL: resolves once the group is thawed (and its tasks can die). */
+  #thawed: Promise<void> | undefined;
 
   constructor(child: C, plan: LaunchPlan, options: SpawnConfinedOptions) {
     this.child = child;
@@ -179,6 +200,9 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       if (group !== undefined && !group.add(pid)) group.remove();
       this.#group = group?.members().includes(pid) === true ? group : undefined;
     }
+    const freezer = pid !== undefined && plan.backend === 'bwrap' && options.freeze === true ? FreezeGroup.create() : undefined;
+    if (freezer !== undefined && !freezer.add(pid as number)) freezer.remove();
+    this.#freezer = freezer?.members().includes(pid as number) === true ? freezer : undefined;
     if (pid !== undefined) this.#remember(pid);
     if (pid !== undefined && options.sampleDescendantsMs !== undefined) {
       this.#sampler = setInterval(() => this.trackDescendants(), options.sampleDescendantsMs);
@@ -210,6 +234,7 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       this.#remember(member);
       // Already in by inheritance unless bwrap forked before the move; moving again is harmless.
       this.#group?.add(member);
+      this.#freezer?.add(member);
     }
     // Under bwrap the monitor's child is the namespace's init (pid 1 inside); the kernel's own check
     // of that, rather than the chain's shape, decides.
@@ -220,6 +245,12 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
         this.#nsInit = { pid: init, started };
         if (openProc && this.#asyncIoDenied) this.#nsProc = NamespaceProc.open(init, started);
       }
+    }
+    // Recorded before any program code ran, the chain is every process there is: each one in the
+    // group means the program and whatever it starts later (born in the group) freeze with it.
+    if (openProc && this.#freezer !== undefined && chain.length >= 3) {
+      const members = new Set(this.#freezer.members());
+      this.#freezable = chain.every((member) => members.has(member));
     }
     return chain;
   }
@@ -249,6 +280,39 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
     else this.#killMonitor();
     // Everything in the group was started by this launch, however far it wandered.
     for (const member of this.#group?.members() ?? []) if (!spare || member !== pid) tryKill(member);
+    // Killed while frozen, the tasks die only once thawed: a kill on close or host exit does not wait.
+    if (this.#thawed !== undefined && this.#freezer !== undefined) thawNow(this.#freezer);
+  }
+
+  async end(): Promise<'frozen' | 'fast' | 'wait'> {
+    if (this.#freezable && !this.#exited && (await this.#freezeThenKill())) return 'frozen';
+    this.killTree({ spareMonitor: true });
+    return this.settled();
+  }
+
+  /**
+   * Freezes the group and, once the kernel reports every task frozen, sends SIGKILL to everything
+   * (no task wakes for it, so none takes the host's CPU); false, with the group thawed again, when the
+   * freeze did not complete within FREEZE_WAIT_MS (a task in an uninterruptible sleep that cannot be
+   * frozen in place) or could not be asked for.
+   */
+  async #freezeThenKill(): Promise<boolean> {
+    const freezer = this.#freezer as FreezeGroup;
+    if (!freezer.freeze()) return false;
+    const deadline = performance.now() + FREEZE_WAIT_MS;
+    while (!freezer.frozen()) {
+      if (performance.now() >= deadline) {
+        freezer.thaw();
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    }
+    // The kill first: the thaw must never come before it. The group lists every process of the
+    // launch (the pids group may not exist), and frozen, none can fork while it is read.
+    this.killTree();
+    for (const member of freezer.members()) tryKill(member);
+    this.#thawed = thawLater(freezer);
+    return true;
   }
 
   /** The spawned process (bwrap's monitor under bwrap) and its process group. */
@@ -280,9 +344,11 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
   }
 
   async waitGone(): Promise<void> {
+    await this.#thawed;
     await this.#vanish();
     this.#nsProc?.close();
     this.#group?.remove();
+    this.#freezer?.remove();
   }
 
   async settled(): Promise<'fast' | 'wait'> {

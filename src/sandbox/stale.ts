@@ -1,12 +1,14 @@
 // Leftovers of hosts that died without cleaning up (SIGKILL, a crash): private temp dirs named
-// `ptc-run-<host pid>-<random>` or `ptc-spawner-<host pid>-<random>` and pids groups named
-// `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
+// `ptc-run-<host pid>-<random>` or `ptc-spawner-<host pid>-<random>`, and pids and freezer groups
+// named `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
 // Swept once per process, off the hot path; an entry is removed only when its owner pid is not alive.
 
-import { readdirSync, rmdirSync } from 'node:fs';
+import { readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { groupMembers } from './cgroup-v1.js';
+import { freezerSupport } from './freezer.js';
 import { taskLimitSupport } from './task-limit.js';
 
 /** The mkdtemp prefix of a run's private host temp dir; the owner pid is recoverable from the name. */
@@ -36,17 +38,39 @@ async function sweep(): Promise<void> {
     const owner = RUN_DIR.exec(name)?.[1];
     if (owner !== undefined && !pidAlive(Number(owner))) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
   }
-  const { root } = taskLimitSupport();
-  if (root === undefined) return;
-  for (const name of listDir(root)) {
-    const owner = TASK_GROUP.exec(name)?.[1];
-    if (owner === undefined || pidAlive(Number(owner))) continue;
+  // A freezer group of a dead host may still hold its sandbox, frozen (a host killed between the end
+  // of a run and the thaw): SIGKILL to every member, then the thaw, so none runs again before it dies.
+  const freezerRoot = freezerSupport().root;
+  for (const group of staleGroups(freezerRoot)) {
+    for (const pid of groupMembers(group)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
     try {
-      rmdirSync(join(root, name));
+      writeFileSync(join(group, 'freezer.state'), 'THAWED');
     } catch {
-      // Still holds processes (no pid namespace killed them): left for a later sweep.
+      // Removed meanwhile.
     }
   }
+  for (const group of [...staleGroups(taskLimitSupport().root), ...staleGroups(freezerRoot)]) {
+    try {
+      rmdirSync(group);
+    } catch {
+      // Still holds processes (dying, or no pid namespace killed them): left for a later sweep.
+    }
+  }
+}
+
+/** The per-run groups under `root` whose owning host process is gone. */
+function staleGroups(root: string | undefined): string[] {
+  if (root === undefined) return [];
+  return listDir(root).flatMap((name) => {
+    const owner = TASK_GROUP.exec(name)?.[1];
+    return owner === undefined || pidAlive(Number(owner)) ? [] : [join(root, name)];
+  });
 }
 
 function listDir(dir: string): string[] {

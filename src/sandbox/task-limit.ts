@@ -5,8 +5,9 @@
 // once its tree is gone. Elsewhere there is no cap: taskLimitSupport() says why, and only the deadline
 // bounds a fork loop.
 
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { groupMembers, HARNESS_GROUP_DIR, probeV1GroupRoot } from './cgroup-v1.js';
 
 /** Where per-run groups are made, or why none can be. Probed once per process. */
 export interface TaskLimitSupport {
@@ -17,48 +18,19 @@ export interface TaskLimitSupport {
   readonly detail?: string;
 }
 
-const V1_PIDS_MOUNT = '/sys/fs/cgroup/pids';
 /** The directory under the pids hierarchy that holds every harness's groups. */
-export const TASK_GROUP_DIR = 'ptc-harness';
+export const TASK_GROUP_DIR = HARNESS_GROUP_DIR;
 
 let support: TaskLimitSupport | undefined;
 let nextGroup = 0;
 
 /** Probes (once) whether per-run pids groups can be made here. */
 export function taskLimitSupport(): TaskLimitSupport {
-  support ??= probe();
+  if (support === undefined) {
+    const { root, detail } = probeV1GroupRoot('pids');
+    support = root === undefined ? { mechanism: 'none', ...(detail === undefined ? {} : { detail }) } : { mechanism: 'cgroup-v1', root };
+  }
   return support;
-}
-
-function probe(): TaskLimitSupport {
-  const own = ownV1PidsGroup();
-  if (own === undefined) {
-    return { mechanism: 'none', detail: 'no cgroup v1 pids hierarchy is mounted at /sys/fs/cgroup/pids (cgroup v2 delegation is not used)' };
-  }
-  const root = join(V1_PIDS_MOUNT, own, TASK_GROUP_DIR);
-  try {
-    mkdirSync(root, { recursive: true });
-    readFileSync(join(V1_PIDS_MOUNT, own, 'cgroup.procs'));
-    return { mechanism: 'cgroup-v1', root };
-  } catch (error) {
-    return { mechanism: 'none', detail: `cannot create pids groups under ${root}: ${(error as Error).message}` };
-  }
-}
-
-/** This process's group in the v1 pids hierarchy, from /proc/self/cgroup (`N:pids:/path`). */
-function ownV1PidsGroup(): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync('/proc/self/cgroup', 'utf8');
-    readFileSync(join(V1_PIDS_MOUNT, 'cgroup.procs'));
-  } catch {
-    return undefined;
-  }
-  for (const line of text.split('\n')) {
-    const [, controllers, path] = line.split(':');
-    if (controllers !== undefined && controllers.split(',').includes('pids') && path !== undefined) return path;
-  }
-  return undefined;
 }
 
 /** One run's pids group. */
@@ -101,13 +73,7 @@ export class TaskGroup {
 
   /** The processes in the group now (every one belongs to this run). */
   members(): number[] {
-    let text: string;
-    try {
-      text = readFileSync(join(this.path, 'cgroup.procs'), 'utf8');
-    } catch {
-      return [];
-    }
-    return text.split('\n').filter(Boolean).map(Number).filter((pid) => Number.isInteger(pid) && pid > 0);
+    return groupMembers(this.path);
   }
 
   /** Removes the group once empty; true when it is gone (a busy group is left to the stale sweep). */

@@ -80,11 +80,14 @@ function livePids(): number[] {
     .filter(alive);
 }
 
-/** Live processes whose command line contains `marker` (for descendants that left the process group). */
+/**
+ * Processes that can still run code (not dead, not frozen to die on their thaw) whose command line
+ * contains `marker` (for descendants that left the process group).
+ */
 function processesWith(marker: string): number[] {
   return livePids().filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      return !cannotRunCode(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
     } catch {
       return false;
     }

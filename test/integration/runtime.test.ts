@@ -383,9 +383,10 @@ describe.each(['off', 'auto'] as const)('Node runtime, sandbox %s', (sandbox) =>
     const started = events.slice(before).find((event) => event.type === 'run');
     expect(started).toBeDefined();
     if (started === undefined) return;
-    // No program code runs after the result: its own process is dead then, or inside the kernel's exit
-    // path with its memory dropped. The spawned process (bwrap's monitor under bwrap, running no program
-    // code) and its group are reaped after the result.
+    // No program code runs after the result: its own process is dead then, inside the kernel's exit
+    // path with its memory dropped, or frozen with SIGKILL pending (it dies on its thaw, after a pause).
+    // The spawned process (bwrap's monitor under bwrap, running no program code) and its group are
+    // reaped after the result.
     expect(started.programPid === undefined || cannotRunCode(started.programPid)).toBe(true);
     await waitUntil('the spawned process to be reaped', () => gone(started.pid));
     await waitUntil('its process group to be empty', () => groupMembers(started.pid).length === 0);

@@ -14,6 +14,8 @@ import { bwrapRequired } from '../helpers/bwrap.js';
 import type { BindingNamespace, RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
 import type { PhaseTrace } from '../../src/ptc-runtime-node/trace.js';
+import { freezerSupport, setFreezeEnabled } from '../../src/sandbox/index.js';
+import { thawAllNow } from '../../src/sandbox/freezer.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'ptc-settle-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -110,10 +112,15 @@ async function runAndWatch(rt: NodeRuntime, writers: readonly Writer[], ending: 
   );
   const atResult = sizeOf(file);
   let late = 0;
-  const until = Date.now() + WATCH_MS;
-  while (Date.now() < until) {
-    await pause(WATCH_EVERY_MS);
-    late = Math.max(late, sizeOf(file) - atResult);
+  // Watched twice: as the run left it (a frozen sandbox waits for a pause before its thaw) and
+  // after every waiting sandbox was thawed, when its killed tasks die.
+  for (const thaw of [false, true]) {
+    if (thaw) thawAllNow();
+    const until = Date.now() + WATCH_MS;
+    while (Date.now() < until) {
+      await pause(WATCH_EVERY_MS);
+      late = Math.max(late, sizeOf(file) - atResult);
+    }
   }
   const text = readFileSync(file, 'latin1');
   for (const name of readdirSync(workspace)) rmSync(join(workspace, name), { force: true });
@@ -125,17 +132,25 @@ function expectEnding(result: RunResult, ending: Ending): void {
   else expect(result.error?.code, JSON.stringify(result.error)).toBe({ throw: 'EXCEPTION', abort: 'ABORTED', timeout: 'TIMEOUT' }[ending]);
 }
 
-describe.each(['auto', 'off'] as const)('settling, sandbox %s', (sandbox) => {
+// Under bwrap twice: settling by freezing where this host can make freezer groups (root, cgroup v1),
+// and by watching the namespace's /proc, which is what every other host uses.
+describe.each([
+  ['auto', true],
+  ['auto', false],
+  ['off', true],
+] as const)('settling, sandbox %s, freezer allowed: %s', (sandbox, freeze) => {
   let rt: NodeRuntime;
   let backend = '';
 
   beforeAll(async () => {
+    setFreezeEnabled(freeze);
     // Tracing off, as in production (the traced runtime is exercised below).
     rt = createNodeRuntime({ sandbox, pool: { size: 2 } });
     backend = (await rt.run(await rt.resolve({ program: 'return 1', cwd: workspace }))).sandbox.backend;
   });
   afterAll(async () => {
     await rt.close();
+    setFreezeEnabled(true);
   });
 
   const cases = (Object.keys(WRITERS) as Writer[]).flatMap((writer) =>
@@ -187,7 +202,7 @@ describe.each(['auto', 'off'] as const)('settling, sandbox %s', (sandbox) => {
     }
   }, 60_000);
 
-  it('under bwrap, runs settle on the fast path (the namespace read from /proc), not the full wait; traced runs settle too', async () => {
+  it('under bwrap, runs settle on a fast path (frozen, or the namespace read from /proc), not the full wait; traced runs settle too', async () => {
     if (sandbox === 'auto' && backend !== 'bwrap') {
       // Without bwrap 'auto' is the node-permission backend, which denies the Worker and the child.
       expect(bwrapRequired, `sandbox 'auto' chose ${backend}`).toBe(false);
@@ -207,9 +222,10 @@ describe.each(['auto', 'off'] as const)('settling, sandbox %s', (sandbox) => {
     if (backend !== 'bwrap') return;
     const ran = traces.filter((trace) => trace.at.take !== undefined);
     expect(ran.length).toBeGreaterThan(0);
-    console.log(`settled fast: ${ran.filter((trace) => trace.settle === 'fast').length} of ${ran.length}`);
-    // The fast path is the normal case; the full wait remains the fallback (a loaded machine may need it).
-    expect(ran.filter((trace) => trace.settle === 'fast').length).toBeGreaterThan(ran.length / 2);
+    // Freezing where this host can, else the namespace's /proc; the full wait remains the fallback.
+    const expected = freeze && freezerSupport().root !== undefined ? 'frozen' : 'fast';
+    console.log(`settled ${expected}: ${ran.filter((trace) => trace.settle === expected).length} of ${ran.length}`);
+    expect(ran.filter((trace) => trace.settle === expected).length).toBeGreaterThan(ran.length / 2);
     for (const trace of ran) {
       expect(trace.at.kill, JSON.stringify(trace)).toBeDefined();
       expect(trace.at.empty).toBeGreaterThanOrEqual(trace.at.kill as number);

@@ -1,0 +1,143 @@
+// Settling by freezing (docs/runtime-lifecycle.md, "Settling"): where a writable cgroup v1 freezer
+// hierarchy exists (root on hosts with v1 or hybrid cgroups), each bwrap launch gets its own freezer
+// group `ptc-harness/<host pid>-<n>`, like its pids group. At the end of a run the group is frozen;
+// once the kernel reports it FROZEN no task of it can run until it is thawed (a frozen task is not
+// woken by any signal, SIGCONT and SIGKILL included), so the host sends SIGKILL to everything and
+// resolves at once. The thaw, after which the killed tasks die and tear their address spaces down,
+// waits for a pause in the runs (thawLater), so that teardown does not land on the next program.
+
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FROZEN_THAW_QUIET_MS, MAX_FROZEN_WAITING } from '../limits.js';
+import { groupMembers, probeV1GroupRoot } from './cgroup-v1.js';
+
+let probed: { readonly root?: string; readonly detail?: string } | undefined;
+let enabled = process.env['PTC_FREEZE'] !== 'off';
+let nextGroup = 0;
+
+/** Where freezer groups are made, or undefined (and why) where they cannot be. Probed once. */
+export function freezerSupport(): { readonly root?: string; readonly detail?: string } {
+  probed ??= probeV1GroupRoot('freezer');
+  return probed;
+}
+
+/** Turns settling by freezing on or off for launches from now on (`PTC_FREEZE=off` starts it off). */
+export function setFreezeEnabled(on: boolean): void {
+  enabled = on;
+}
+
+/** One launch's freezer group. */
+export class FreezeGroup {
+  readonly path: string;
+  #removed = false;
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  /** Makes a group, or undefined where freezing is off or groups cannot be made here. */
+  static create(): FreezeGroup | undefined {
+    if (!enabled) return undefined;
+    const { root } = freezerSupport();
+    if (root === undefined) return undefined;
+    const path = join(root, `${process.pid}-${nextGroup++}`);
+    try {
+      mkdirSync(path);
+      return new FreezeGroup(path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Moves a process (all its threads) into the group; its later children are born in it. */
+  add(pid: number): boolean {
+    try {
+      writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  members(): number[] {
+    return groupMembers(this.path);
+  }
+
+  /** Asks the kernel to freeze every task of the group; frozen() says when it has. */
+  freeze(): boolean {
+    return this.#setState('FROZEN');
+  }
+
+  /** True once every task of the group is frozen (the kernel's FREEZING becomes FROZEN). */
+  frozen(): boolean {
+    try {
+      return readFileSync(join(this.path, 'freezer.state'), 'latin1').trim() === 'FROZEN';
+    } catch {
+      return false;
+    }
+  }
+
+  thaw(): void {
+    this.#setState('THAWED');
+  }
+
+  /** Removes the group once empty; true when it is gone (a busy group is left to the stale sweep). */
+  remove(): boolean {
+    if (this.#removed) return true;
+    try {
+      rmdirSync(this.path);
+      this.#removed = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.#removed = true;
+    }
+    return this.#removed;
+  }
+
+  #setState(state: 'FROZEN' | 'THAWED'): boolean {
+    try {
+      writeFileSync(join(this.path, 'freezer.state'), state);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Groups whose tasks are frozen with SIGKILL pending, oldest first, each with what waits for its thaw. */
+const waiting: { readonly group: FreezeGroup; readonly thawed: () => void }[] = [];
+let timer: NodeJS.Timeout | undefined;
+
+/**
+ * Thaws `group` (frozen, every task sent SIGKILL) once no other group was handed over for
+ * FROZEN_THAW_QUIET_MS, or at once when more than MAX_FROZEN_WAITING are waiting (the oldest first), so
+ * a burst of runs does not keep every finished sandbox's memory. Resolves after the thaw.
+ */
+export function thawLater(group: FreezeGroup): Promise<void> {
+  return new Promise<void>((thawed) => {
+    waiting.push({ group, thawed });
+    while (waiting.length > MAX_FROZEN_WAITING) thawEntry(0);
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(thawAllNow, FROZEN_THAW_QUIET_MS);
+    timer.unref();
+  });
+}
+
+/** Thaws `group` now if it is waiting (a kill on close or host exit must not wait for the pause). */
+export function thawNow(group: FreezeGroup): void {
+  const index = waiting.findIndex((entry) => entry.group === group);
+  if (index !== -1) thawEntry(index);
+}
+
+/** Thaws every waiting group now. */
+export function thawAllNow(): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timer = undefined;
+  while (waiting.length > 0) thawEntry(0);
+}
+
+function thawEntry(index: number): void {
+  const [entry] = waiting.splice(index, 1);
+  if (entry === undefined) return;
+  entry.group.thaw();
+  entry.thawed();
+}
