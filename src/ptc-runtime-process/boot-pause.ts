@@ -3,8 +3,11 @@
 // warm run that overlaps one is slowed down by it: a short run waits for the CPU, and a run busy with
 // binding calls (its process and the host each keep a core busy) loses a share of both. While at least
 // one warm run is in progress, children still booting for the pool are stopped (SIGSTOP), and the
-// pool holds its scheduled refills (`holding`); both go on once no warm run is left or after
-// BOOT_PAUSE_MAX_MS, so a long program never starves its own replacement.
+// pool holds its scheduled refills (`holding`) and the thaw of finished, frozen sandboxes (whose
+// teardown costs CPU too; holdThaws in src/sandbox/freezer.ts); all go on once no warm run is left or
+// after BOOT_PAUSE_MAX_MS, so a long program never starves its own replacement.
+
+import { holdThaws } from '../sandbox/freezer.js';
 
 /** What BootPause needs of a child (ProcessChild in production). */
 export interface PausableChild {
@@ -23,6 +26,8 @@ export class BootPause<C extends PausableChild> {
   #timer: NodeJS.Timeout | undefined;
   /** BOOT_PAUSE_MAX_MS passed while the current warm runs go on: boots proceed until they end. */
   #expired = false;
+  /** Holds the thaw of frozen, finished sandboxes back while boots are held (src/sandbox/freezer.ts). */
+  #releaseThaws: (() => void) | undefined;
 
   /** `booting`: the pool's children still starting (none taken by a run). */
   constructor(booting: () => Iterable<C>) {
@@ -36,6 +41,7 @@ export class BootPause<C extends PausableChild> {
       for (const child of this.#booting()) {
         if (child !== taken && child.pauseBoot()) this.#paused.add(child);
       }
+      this.#releaseThaws = holdThaws();
       this.#timer = setTimeout(() => {
         this.#expired = true;
         this.#resumeAll();
@@ -68,6 +74,8 @@ export class BootPause<C extends PausableChild> {
   #resumeAll(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#releaseThaws?.();
+    this.#releaseThaws = undefined;
     for (const child of this.#paused) child.resumeBoot();
     this.#paused.clear();
   }

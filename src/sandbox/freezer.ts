@@ -106,6 +106,8 @@ export class FreezeGroup {
 /** Groups whose tasks are frozen with SIGKILL pending, oldest first, each with what waits for its thaw. */
 const waiting: { readonly group: FreezeGroup; readonly thawed: () => void }[] = [];
 let timer: NodeJS.Timeout | undefined;
+/** Holds taken by warm runs in progress (holdThaws): the pause-driven thaw waits for them. */
+let holds = 0;
 
 /**
  * Thaws `group` (frozen, every task sent SIGKILL) once no other group was handed over for
@@ -116,10 +118,33 @@ export function thawLater(group: FreezeGroup): Promise<void> {
   return new Promise<void>((thawed) => {
     waiting.push({ group, thawed });
     while (waiting.length > MAX_FROZEN_WAITING) thawEntry(0);
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(thawAllNow, FROZEN_THAW_QUIET_MS);
-    timer.unref();
+    armThaw();
   });
+}
+
+/**
+ * Holds the pause-driven thaw back while a warm run goes on, so earlier programs' teardown does not
+ * land inside it (the pool's boot pause takes one: docs/runtime-lifecycle.md, "Warm runs before
+ * boots"); call the result when the run ends. The MAX_FROZEN_WAITING bound still applies.
+ */
+export function holdThaws(): () => void {
+  holds++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds--;
+    if (holds === 0 && waiting.length > 0) armThaw();
+  };
+}
+
+function armThaw(): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timer = setTimeout(() => {
+    timer = undefined;
+    if (holds === 0) thawAllNow();
+  }, FROZEN_THAW_QUIET_MS);
+  timer.unref();
 }
 
 /** Thaws `group` now if it is waiting (a kill on close or host exit must not wait for the pause). */
