@@ -3,7 +3,7 @@
 // /sys/fs/cgroup/<controller> and that directory can be made (root on most hosts with v1 or hybrid
 // cgroups). Used by the pids cap (task-limit.ts) and the settle's freezer (freezer.ts).
 
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The directory under each hierarchy that holds every harness's groups. */
@@ -45,6 +45,59 @@ function ownV1Group(controller: string, mount: string): string | undefined {
     if (controllers !== undefined && controllers.split(',').includes(controller) && path !== undefined) return path;
   }
   return undefined;
+}
+
+let nextGroup = 0;
+
+/**
+ * One launch's group in a v1 hierarchy, `<root>/<host pid>-<n>` (the stale sweep recovers the owner
+ * from the name). Subclasses add what their controller does.
+ */
+export class V1Group {
+  readonly path: string;
+  #removed = false;
+
+  protected constructor(path: string) {
+    this.path = path;
+  }
+
+  /** Makes the directory of a new group under `root` and returns its path, or undefined on failure. */
+  protected static makeDir(root: string): string | undefined {
+    const path = join(root, `${process.pid}-${nextGroup++}`);
+    try {
+      mkdirSync(path);
+      return path;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Moves a process (all its threads) into the group; false when it is gone or the move failed. */
+  add(pid: number): boolean {
+    try {
+      writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The processes in the group now (every one belongs to this launch). */
+  members(): number[] {
+    return groupMembers(this.path);
+  }
+
+  /** Removes the group once empty; true when it is gone (a busy group is left to the stale sweep). */
+  remove(): boolean {
+    if (this.#removed) return true;
+    try {
+      rmdirSync(this.path);
+      this.#removed = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.#removed = true;
+    }
+    return this.#removed;
+  }
 }
 
 /** The processes in a group now, from its cgroup.procs (empty when it cannot be read). */

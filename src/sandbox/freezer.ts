@@ -6,14 +6,13 @@
 // resolves at once. The thaw, after which the killed tasks die and tear their address spaces down,
 // waits for a pause in the runs (thawLater), so that teardown does not land on the next program.
 
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FROZEN_THAW_QUIET_MS, MAX_FROZEN_WAITING } from '../limits.js';
-import { groupMembers, probeV1GroupRoot } from './cgroup-v1.js';
+import { probeV1GroupRoot, V1Group } from './cgroup-v1.js';
 
 let probed: { readonly root?: string; readonly detail?: string } | undefined;
 let enabled = process.env['PTC_FREEZE'] !== 'off';
-let nextGroup = 0;
 
 /** Where freezer groups are made, or undefined (and why) where they cannot be. Probed once. */
 export function freezerSupport(): { readonly root?: string; readonly detail?: string } {
@@ -27,40 +26,12 @@ export function setFreezeEnabled(on: boolean): void {
 }
 
 /** One launch's freezer group. */
-export class FreezeGroup {
-  readonly path: string;
-  #removed = false;
-
-  private constructor(path: string) {
-    this.path = path;
-  }
-
+export class FreezeGroup extends V1Group {
   /** Makes a group, or undefined where freezing is off or groups cannot be made here. */
   static create(): FreezeGroup | undefined {
-    if (!enabled) return undefined;
     const { root } = freezerSupport();
-    if (root === undefined) return undefined;
-    const path = join(root, `${process.pid}-${nextGroup++}`);
-    try {
-      mkdirSync(path);
-      return new FreezeGroup(path);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Moves a process (all its threads) into the group; its later children are born in it. */
-  add(pid: number): boolean {
-    try {
-      writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  members(): number[] {
-    return groupMembers(this.path);
+    const path = enabled && root !== undefined ? V1Group.makeDir(root) : undefined;
+    return path === undefined ? undefined : new FreezeGroup(path);
   }
 
   /** Asks the kernel to freeze every task of the group; frozen() says when it has. */
@@ -79,18 +50,6 @@ export class FreezeGroup {
 
   thaw(): void {
     this.#setState('THAWED');
-  }
-
-  /** Removes the group once empty; true when it is gone (a busy group is left to the stale sweep). */
-  remove(): boolean {
-    if (this.#removed) return true;
-    try {
-      rmdirSync(this.path);
-      this.#removed = true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.#removed = true;
-    }
-    return this.#removed;
   }
 
   #setState(state: 'FROZEN' | 'THAWED'): boolean {

@@ -5,9 +5,9 @@
 // once its tree is gone. Elsewhere there is no cap: taskLimitSupport() says why, and only the deadline
 // bounds a fork loop.
 
-import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { groupMembers, HARNESS_GROUP_DIR, probeV1GroupRoot } from './cgroup-v1.js';
+import { HARNESS_GROUP_DIR, probeV1GroupRoot, V1Group } from './cgroup-v1.js';
 
 /** Where per-run groups are made, or why none can be. Probed once per process. */
 export interface TaskLimitSupport {
@@ -22,7 +22,6 @@ export interface TaskLimitSupport {
 export const TASK_GROUP_DIR = HARNESS_GROUP_DIR;
 
 let support: TaskLimitSupport | undefined;
-let nextGroup = 0;
 
 /** Probes (once) whether per-run pids groups can be made here. */
 export function taskLimitSupport(): TaskLimitSupport {
@@ -34,57 +33,19 @@ export function taskLimitSupport(): TaskLimitSupport {
 }
 
 /** One run's pids group. */
-export class TaskGroup {
-  readonly path: string;
-  #removed = false;
-
-  private constructor(path: string) {
-    this.path = path;
-  }
-
+export class TaskGroup extends V1Group {
   /** Makes a group capped at `maxTasks`, or undefined where groups cannot be made (see taskLimitSupport). */
   static create(maxTasks: number): TaskGroup | undefined {
     const { root } = taskLimitSupport();
-    if (root === undefined) return undefined;
-    const path = join(root, `${process.pid}-${nextGroup++}`);
+    const path = root === undefined ? undefined : V1Group.makeDir(root);
+    if (path === undefined) return undefined;
+    const group = new TaskGroup(path);
     try {
-      mkdirSync(path);
       writeFileSync(join(path, 'pids.max'), String(maxTasks));
-      return new TaskGroup(path);
+      return group;
     } catch {
-      try {
-        rmdirSync(path);
-      } catch {
-        // Never made.
-      }
+      group.remove();
       return undefined;
     }
-  }
-
-  /** Moves a process (all its threads) into the group; false when it is gone or the move failed. */
-  add(pid: number): boolean {
-    try {
-      writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** The processes in the group now (every one belongs to this run). */
-  members(): number[] {
-    return groupMembers(this.path);
-  }
-
-  /** Removes the group once empty; true when it is gone (a busy group is left to the stale sweep). */
-  remove(): boolean {
-    if (this.#removed) return true;
-    try {
-      rmdirSync(this.path);
-      this.#removed = true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.#removed = true;
-    }
-    return this.#removed;
   }
 }
