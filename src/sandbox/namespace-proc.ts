@@ -62,6 +62,16 @@ export class NamespaceProc {
     return true;
   }
 
+  /** The processes the namespace lists now (zombies included), or undefined when it cannot be read. */
+  processCount(): number | undefined {
+    if (this.#closed) return undefined;
+    try {
+      return readdirSync(this.#base).filter((entry) => /^[1-9][0-9]*$/.test(entry)).length;
+    } catch {
+      return undefined;
+    }
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;

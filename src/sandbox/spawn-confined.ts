@@ -310,7 +310,15 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
     // The kill first: the thaw must never come before it. The group lists every process of the
     // launch (the pids group may not exist), and frozen, none can fork while it is read.
     this.killTree();
-    for (const member of freezer.members()) tryKill(member);
+    const members = freezer.members();
+    for (const member of members) tryKill(member);
+    // Every process of the namespace must be in the group (all but the monitor, which is outside
+    // it): one that is not was not frozen. A zombie, listed by the namespace but no longer by the
+    // group, also lands here; the namespace rule then settles the run, after the thaw.
+    if (this.#nsProc?.processCount() !== members.length - 1) {
+      freezer.thaw();
+      return false;
+    }
     this.#thawed = thawLater(freezer);
     return true;
   }

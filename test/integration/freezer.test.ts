@@ -2,10 +2,13 @@
 // that is frozen, killed and waiting for its thaw, when its host dies before the thaw.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import type { PhaseTrace } from '../../src/ptc-runtime-node/trace.js';
 import { freezerSupport } from '../../src/sandbox/index.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
@@ -74,5 +77,36 @@ describe.skipIf(skip)('a frozen sandbox whose host died', () => {
     expect(state(report.program)).toBeUndefined();
     expect(state(report.monitor)).toBeUndefined();
     expect(sizeOf(report.file)).toBe(atDeath);
+  }, 30_000);
+});
+
+describe.skipIf(skip)('settling by freezing, and when it steps aside', () => {
+  it('a warm run settles frozen; a sandbox holding a process the group does not list (a zombie) settles by the namespace rule', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ptc-freezer-'));
+    const traces: PhaseTrace[] = [];
+    const rt = createNodeRuntime({ onPhases: (trace) => traces.push(trace) });
+    onTestFinished(async () => {
+      await rt.close();
+      rmSync(cwd, { recursive: true, force: true });
+    });
+    for (let i = 0; i < 3; i++) expect((await rt.run(await rt.resolve({ program: 'return 1', cwd }))).error).toBeUndefined();
+    await rt.close();
+    // Frozen as a rule (a freeze slower than FREEZE_WAIT_MS on a loaded machine falls back).
+    expect(traces.filter((trace) => trace.at.take !== undefined).map((trace) => trace.settle)).toContain('frozen');
+    traces.length = 0;
+    // The shell forks `sleep 0`, then becomes `sleep 5` by exec and never reaps it: a zombie, which the
+    // namespace lists and the freezer group does not.
+    const withZombie = `
+      const { spawn } = require('node:child_process');
+      spawn('sh', ['-c', 'sleep 0 & exec sleep 5'], { stdio: 'ignore' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return 1;`;
+    const rt2 = createNodeRuntime({ onPhases: (trace) => traces.push(trace) });
+    onTestFinished(() => rt2.close());
+    const result = await rt2.run(await rt2.resolve({ program: withZombie, cwd }));
+    expect(result.error, JSON.stringify(result.error)).toBeUndefined();
+    await rt2.close();
+    const settle = traces.filter((trace) => trace.at.take !== undefined).at(-1)?.settle;
+    expect(settle === 'fast' || settle === 'wait', `settled ${settle}`).toBe(true);
   }, 30_000);
 });
