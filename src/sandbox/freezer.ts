@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FROZEN_THAW_QUIET_MS, MAX_FROZEN_WAITING } from '../limits.js';
-import { probeV1GroupRoot, V1Group } from './cgroup-v1.js';
+import { groupMembers, probeV1GroupRoot, V1Group } from './cgroup-v1.js';
 
 let probed: { readonly root?: string; readonly detail?: string } | undefined;
 let enabled = process.env['PTC_FREEZE'] !== 'off';
@@ -53,13 +53,32 @@ export class FreezeGroup extends V1Group {
   }
 
   #setState(state: 'FROZEN' | 'THAWED'): boolean {
+    return writeState(this.path, state);
+  }
+}
+
+function writeState(path: string, state: 'FROZEN' | 'THAWED'): boolean {
+  try {
+    writeFileSync(join(path, 'freezer.state'), state);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Ends what a dead host left in its freezer group at `path` (the stale sweep): SIGKILL to every
+ * member, then the thaw, so none of them runs again before it dies. The group is removed later.
+ */
+export function endLeftoverGroup(path: string): void {
+  for (const pid of groupMembers(path)) {
     try {
-      writeFileSync(join(this.path, 'freezer.state'), state);
-      return true;
+      process.kill(pid, 'SIGKILL');
     } catch {
-      return false;
+      // Gone already.
     }
   }
+  writeState(path, 'THAWED');
 }
 
 /** Groups whose tasks are frozen with SIGKILL pending, oldest first, each with what waits for its thaw. */

@@ -200,9 +200,13 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       if (group !== undefined && !group.add(pid)) group.remove();
       this.#group = group?.members().includes(pid) === true ? group : undefined;
     }
-    const freezer = pid !== undefined && plan.backend === 'bwrap' && options.freeze === true ? FreezeGroup.create() : undefined;
-    if (freezer !== undefined && !freezer.add(pid as number)) freezer.remove();
-    this.#freezer = freezer?.members().includes(pid as number) === true ? freezer : undefined;
+    // Membership is checked for the whole chain at recordChain(), which is what end() relies on.
+    let freezer = pid !== undefined && plan.backend === 'bwrap' && options.freeze === true ? FreezeGroup.create() : undefined;
+    if (freezer !== undefined && !freezer.add(pid as number)) {
+      freezer.remove();
+      freezer = undefined;
+    }
+    this.#freezer = freezer;
     if (pid !== undefined) this.#remember(pid);
     if (pid !== undefined && options.sampleDescendantsMs !== undefined) {
       this.#sampler = setInterval(() => this.trackDescendants(), options.sampleDescendantsMs);
@@ -307,9 +311,8 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       }
       await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
     }
-    // The kill first: the thaw must never come before it. The group lists every process of the
-    // launch (the pids group may not exist), and frozen, none can fork while it is read.
-    this.killTree();
+    // The kill first: the thaw must never come before it. Frozen, no process can fork or exit while
+    // the group is read, so its list is the monitor, the chain and everything they started.
     const members = freezer.members();
     for (const member of members) tryKill(member);
     // Every process of the namespace must be in the group (all but the monitor, which is outside

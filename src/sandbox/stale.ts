@@ -3,12 +3,11 @@
 // named `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
 // Swept once per process, off the hot path; an entry is removed only when its owner pid is not alive.
 
-import { readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { groupMembers } from './cgroup-v1.js';
-import { freezerSupport } from './freezer.js';
+import { endLeftoverGroup, freezerSupport } from './freezer.js';
 import { taskLimitSupport } from './task-limit.js';
 
 /** The mkdtemp prefix of a run's private host temp dir; the owner pid is recoverable from the name. */
@@ -39,22 +38,9 @@ async function sweep(): Promise<void> {
     if (owner !== undefined && !pidAlive(Number(owner))) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
   }
   // A freezer group of a dead host may still hold its sandbox, frozen (a host killed between the end
-  // of a run and the thaw): SIGKILL to every member, then the thaw, so none runs again before it dies.
+  // of a run and the thaw).
   const freezerRoot = freezerSupport().root;
-  for (const group of staleGroups(freezerRoot)) {
-    for (const pid of groupMembers(group)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
-    }
-    try {
-      writeFileSync(join(group, 'freezer.state'), 'THAWED');
-    } catch {
-      // Removed meanwhile.
-    }
-  }
+  for (const group of staleGroups(freezerRoot)) endLeftoverGroup(group);
   for (const group of [...staleGroups(taskLimitSupport().root), ...staleGroups(freezerRoot)]) {
     try {
       rmdirSync(group);
