@@ -2,7 +2,7 @@
 // that is frozen, killed and waiting for its thaw, when its host dies before the thaw.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,6 +11,9 @@ import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
 import type { PhaseTrace } from '../../src/ptc-runtime-node/trace.js';
 import { freezerSupport } from '../../src/sandbox/index.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
+import { sizeOf } from '../helpers/file-size.js';
+import { statFields } from '../helpers/process-state.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const register = pathToFileURL(join(root, 'scripts/ts-register.mjs')).href;
@@ -18,21 +21,8 @@ const noFreezer = freezerSupport().detail;
 if (noFreezer !== undefined) console.log(`freezer tests skipped: ${noFreezer}`);
 const skip = skipWithoutBwrap || noFreezer !== undefined;
 
-function state(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[0];
-  } catch {
-    return undefined;
-  }
-}
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
+/** The process's state letter, or undefined once it is gone. */
+const state = (pid: number): string | undefined => statFields(pid)?.[0];
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -76,8 +66,7 @@ describe.skipIf(skip)('a frozen sandbox whose host died', () => {
       { stdio: 'inherit' },
     );
     expect(sweep.status).toBe(0);
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && (state(report.program) !== undefined || state(report.monitor) !== undefined)) await pause(20);
+    await waitUntil('the swept sandbox to die', () => state(report.program) === undefined && state(report.monitor) === undefined, 5_000);
     expect(state(report.program)).toBeUndefined();
     expect(state(report.monitor)).toBeUndefined();
     expect(sizeOf(report.file)).toBe(atDeath);

@@ -6,11 +6,12 @@
 // re-read repeatedly over a window, for many runs.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapRequired } from '../helpers/bwrap.js';
+import { sizeOf } from '../helpers/file-size.js';
 import type { BindingNamespace, RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
 import type { PhaseTrace } from '../../src/ptc-runtime-node/trace.js';
@@ -79,14 +80,6 @@ function programFor(writers: readonly Writer[], ending: Ending): string {
     `  await new Promise((r) => setTimeout(r, 2)); }`,
     end,
   ].join('\n');
-}
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
