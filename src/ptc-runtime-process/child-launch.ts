@@ -42,6 +42,11 @@ export interface ChildLaunchOptions {
   readonly exitDrainGraceMs: number;
   /** Tasks alive at once in the sandbox (pids group, bwrap only, where one can be made). */
   readonly maxTasks: number;
+  /**
+   * The memory limit of the whole process tree, in bytes: a memory group from the spawn under bwrap
+   * where one can be made, else the session's tree-wide RSS sum (docs/sandbox.md, "Memory").
+   */
+  readonly memoryLimitBytes: number;
   /** Size of bwrap's private /tmp (the program's TMPDIR there), in bytes. */
   readonly tmpMaxBytes: number;
   /** The interpreter to start; may detect it first (and reject with RUNTIME_UNAVAILABLE). */

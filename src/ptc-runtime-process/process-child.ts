@@ -16,7 +16,7 @@ import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
 import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
-import { launchConfined, runTempDirPrefix, type ConfinedProcess, type SpawnedProcess } from '../sandbox/index.js';
+import { launchConfined, runTempDirPrefix, type ConfinedProcess, type MemoryMechanism, type SpawnedProcess } from '../sandbox/index.js';
 import { residentBytes } from '../sandbox/proc-tree.js';
 import { clearCachedProbe } from '../sandbox/probe-cache.js';
 import { decodeSignalExit, describeExit, tailNote, type ChildExit } from './child-exit.js';
@@ -95,9 +95,26 @@ export class ProcessChild {
     });
   }
 
-  /** The sandbox the child runs under; known once the launch was planned. */
+  /** The sandbox the child runs under; known once the launch was planned, with `memory` once it was launched. */
   get sandbox(): SandboxReport | undefined {
-    return this.#sandbox;
+    const sandbox = this.#sandbox;
+    if (sandbox === undefined || this.#confined === undefined) return sandbox;
+    return { ...sandbox, memory: this.memoryMechanism };
+  }
+
+  /** How the memory limit covers this child's process tree (docs/sandbox.md, "Memory"). */
+  get memoryMechanism(): MemoryMechanism {
+    return this.#confined?.memoryGroup === undefined ? 'tree-rss' : 'cgroup-v1';
+  }
+
+  /** The kernel's count of OOM kills in the memory group; undefined without one (or unreadable). */
+  oomKills(): number | undefined {
+    return this.#confined?.memoryGroup?.oomKills();
+  }
+
+  /** The resident size summed over the whole tree, for the tree-wide watchdog (nothing once it exited). */
+  treeResidentBytes(): { readonly bytes: number; readonly processes: number } {
+    return this.#exit === undefined && this.#confined !== undefined ? this.#confined.treeResidentBytes() : { bytes: 0, processes: 0 };
   }
 
   get pid(): number | undefined {
@@ -132,7 +149,7 @@ export class ProcessChild {
       return;
     }
     this.#signalExitCodes = plan.signalExitCodes;
-    const confined = await launchConfined(plan, { stdin: bootstrap, maxTasks: o.maxTasks });
+    const confined = await launchConfined(plan, { stdin: bootstrap, maxTasks: o.maxTasks, memoryLimitBytes: o.memoryLimitBytes });
     this.#trace?.mark('spawned');
     this.#trace?.pid(confined.pid);
     const proc = confined.child;

@@ -65,6 +65,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     maxStdioBytes: config.maxStdioBytes,
     exitDrainGraceMs: config.exitDrainGraceMs,
     maxTasks: config.maxTasks,
+    memoryLimitBytes: config.rssLimitMb * 1024 * 1024,
     tmpMaxBytes: config.tmpMaxBytes,
     command: () => language.command(ahead),
     texts: language.childTexts,

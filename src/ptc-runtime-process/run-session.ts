@@ -13,7 +13,7 @@ import type { ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/t
 import { encodeFrame, encodeValueResult, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
 import type { ChildExit } from './child-exit.js';
 import type { ProcessChild } from './process-child.js';
-import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, type SessionTexts } from './session-texts.js';
+import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, treeMemoryLimitError, type SessionTexts } from './session-texts.js';
 
 /** The child's limits minus those that follow from fixed host limits (frame depth, error text). */
 export interface SessionLimits extends Omit<ChildLimits, 'maxValueDepth' | 'maxErrorMessageBytes'> {
@@ -58,6 +58,7 @@ export function runSession(input: SessionInput): Promise<SessionOutcome> {
 }
 
 const ABORTED: ErrorInfo = { code: 'ABORTED', message: 'the run was aborted' };
+const MEMORY_LOST = 'the previous program hit the memory limit';
 const CLOSED: ErrorInfo = { code: 'ABORTED', message: 'the runtime was closed' };
 
 class Session {
@@ -80,6 +81,8 @@ class Session {
   #onAbort: (() => void) | undefined;
   readonly #holdDeadline = (): (() => void) => this.#deadline?.hold() ?? (() => {});
   #onClose: (() => void) | undefined;
+  /** The memory group's OOM kills before this run (its tree under a memory group), else undefined. */
+  #oomKillsBefore: number | undefined;
 
   constructor(input: SessionInput, resolve: (outcome: SessionOutcome) => void) {
     this.#input = input;
@@ -105,6 +108,8 @@ class Session {
     }
     this.#onClose = () => this.#settle({ error: CLOSED }, 'the runtime was closed');
     this.#input.closeSignal.addEventListener('abort', this.#onClose, { once: true });
+    // A kept process's group may count kills of earlier runs: only new ones are this run's.
+    if (child.memoryMechanism === 'cgroup-v1') this.#oomKillsBefore = child.oomKills() ?? 0;
     this.#deadline = new Deadline(this.#input.deadlineAt, () => this.#settle({ error: timeoutError(spec.timeoutMs, this.#input.texts.calls) }, 'the previous program timed out'));
     this.#watchdog = setInterval(() => this.#watch(), limits.rssIntervalMs);
 
@@ -145,11 +150,29 @@ class Session {
     if (rss !== undefined && rss > limits.rssLimitBytes) {
       this.#settle(
         { error: memoryLimitError(limits.rssLimitBytes, rss, this.#input.texts.memoryHint) },
-        'the previous program hit the memory limit',
+        MEMORY_LOST,
       );
       return;
     }
     if (this.#input.trackDescendants) child.trackDescendants();
+    const tree = this.#treeOverLimit();
+    if (tree !== undefined) this.#settle({ error: tree }, MEMORY_LOST);
+  }
+
+  /**
+   * The whole tree over the memory limit (docs/sandbox.md, "Memory"): under a memory group, when the
+   * kernel OOM-killed a process of it during this run (only the kernel raises that count); otherwise
+   * when the resident sizes of the tree add up to more than the limit.
+   */
+  #treeOverLimit(): ErrorInfo | undefined {
+    const { child, limits, texts } = this.#input;
+    const before = this.#oomKillsBefore;
+    if (before !== undefined) {
+      const kills = child.oomKills();
+      return kills !== undefined && kills > before ? treeMemoryLimitError(limits.rssLimitBytes, undefined, texts.memoryHint) : undefined;
+    }
+    const tree = child.treeResidentBytes();
+    return tree.bytes > limits.rssLimitBytes ? treeMemoryLimitError(limits.rssLimitBytes, tree, texts.memoryHint) : undefined;
   }
 
   #onFrame(frame: ChildFrame, bytes: number): void {
@@ -405,6 +428,17 @@ class Session {
    */
   #settle(outcome: { value?: JsonValue; error?: ErrorInfo }, lost: string | undefined, byProgram = false): void {
     if (this.#settled) return;
+    // An OOM kill in the tree decides the run, whatever the program made of it afterwards (a value
+    // after its child was killed, an exit, a timeout): only the caller's abort stands above it.
+    const code = outcome.error?.code;
+    if (this.#oomKillsBefore !== undefined && code !== 'MEMORY_LIMIT' && code !== 'ABORTED') {
+      const tree = this.#treeOverLimit();
+      if (tree !== undefined) {
+        outcome = { error: tree };
+        lost = MEMORY_LOST;
+        byProgram = false;
+      }
+    }
     this.#settled = true;
     this.#outgoing = [];
     this.#deadline?.clear();

@@ -66,6 +66,20 @@ export function memoryLimitError(limitBytes: number, residentBytes: number, hint
   };
 }
 
+/**
+ * The whole tree over the limit: `tree` is the watchdog's sum where it measured one, undefined where
+ * the kernel's OOM kill in the memory group said so.
+ */
+export function treeMemoryLimitError(limitBytes: number, tree: { readonly bytes: number; readonly processes: number } | undefined, hint: string): ErrorInfo {
+  const seen = tree === undefined ? 'the kernel ended a process of the tree at the limit' : `${mib(tree.bytes)} MiB resident in ${tree.processes} processes`;
+  return {
+    code: 'MEMORY_LIMIT',
+    message:
+      `the program's process tree (the program and every process it started) used more than its ${mib(limitBytes)} MiB memory limit (${seen}); ` +
+      `process the data in smaller pieces (${hint}, fewer or smaller child processes, or keep only what you need)`,
+  };
+}
+
 function mib(bytes: number): number {
   return Math.round(bytes / (1024 * 1024));
 }

@@ -1,7 +1,8 @@
 // Where this harness may make per-run groups in a cgroup v1 hierarchy (docs/sandbox.md, "Processes"):
 // `<mount>/<this process's own group>/ptc-harness`, when the controller is mounted at
 // /sys/fs/cgroup/<controller> and that directory can be made (root on most hosts with v1 or hybrid
-// cgroups). Used by the pids cap (task-limit.ts) and the settle's freezer (freezer.ts).
+// cgroups). Used by the pids cap (task-limit.ts), the settle's freezer (freezer.ts) and the memory
+// limit (memory-limit.ts).
 
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ export interface V1GroupRoot {
 }
 
 /** Probes whether per-run groups of `controller` can be made here (call once and keep the answer). */
-export function probeV1GroupRoot(controller: 'pids' | 'freezer'): V1GroupRoot {
+export function probeV1GroupRoot(controller: 'pids' | 'freezer' | 'memory'): V1GroupRoot {
   const mount = `/sys/fs/cgroup/${controller}`;
   const own = ownV1Group(controller, mount);
   if (own === undefined) return { detail: `no cgroup v1 ${controller} hierarchy is mounted at ${mount} (cgroup v2 delegation is not used)` };

@@ -21,6 +21,7 @@ export { setSpawnerEnabled, signalName, type SpawnedProcess } from './spawner.js
 export { sandboxPolicyOf, resolveWorkspacePolicy, policyRoots, type WorkspacePolicy, type WorkspacePolicyInput } from './workspace-policy.js';
 export { taskLimitSupport, type TaskLimitSupport } from './task-limit.js';
 export { freezerSupport, setFreezeEnabled } from './freezer.js';
+export { memoryLimitSupport, type MemoryGroup, type MemoryMechanism } from './memory-limit.js';
 export { sweepStaleRunState, runTempDirPrefix } from './stale.js';
 
 /** What each backend enforces (the bwrap process level depends on the seccomp filter, see planBwrap). */

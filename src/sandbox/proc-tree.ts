@@ -142,3 +142,48 @@ export function recordDescendants(root: number, seen: Map<number, number>, max: 
     }
   }
 }
+
+/** Children of `pid` started by any of its threads (a worker thread's children are listed under it). */
+function childPidsOfAllThreads(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const part of text.split(' ')) {
+      const child = Number(part);
+      if (Number.isInteger(child) && child > 0) out.push(child);
+    }
+  }
+  return out;
+}
+
+/**
+ * The resident size summed over `root`, every process below it, and every process of `remembered`
+ * (pid -> start time) that is still the same one, with the processes below those (a process that
+ * left the tree by a double fork); at most `max` processes. Pages shared between processes count once
+ * per process, so the sum errs high. The tree-wide watchdog (docs/sandbox.md, "Memory").
+ */
+export function treeResidentBytes(root: number, remembered: ReadonlyMap<number, number>, max: number): { readonly bytes: number; readonly processes: number } {
+  const seen = new Set<number>();
+  const stack = [root];
+  for (const [pid, started] of remembered) if (pid !== root && startTime(pid) === started) stack.push(pid);
+  let bytes = 0;
+  while (stack.length > 0 && seen.size < max) {
+    const pid = stack.pop() as number;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    bytes += residentBytes(pid) ?? 0;
+    for (const child of childPidsOfAllThreads(pid)) if (!seen.has(child)) stack.push(child);
+  }
+  return { bytes, processes: seen.size };
+}

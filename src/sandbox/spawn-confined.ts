@@ -11,8 +11,9 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import type { EventEmitter } from 'node:events';
 import { FREEZE_WAIT_MS, MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
 import { FreezeGroup, thawLater, thawNow } from './freezer.js';
+import { MemoryGroup } from './memory-limit.js';
 import { NamespaceProc } from './namespace-proc.js';
-import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime } from './proc-tree.js';
+import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime, treeResidentBytes } from './proc-tree.js';
 import { spawnThroughHelper, type SpawnedProcess } from './spawner.js';
 import { sweepStaleRunState } from './stale.js';
 import { TaskGroup } from './task-limit.js';
@@ -36,6 +37,11 @@ export interface SpawnConfinedOptions {
   readonly sampleDescendantsMs?: number;
   /** Under bwrap, give the launch a freezer group where one can be made, for end() (launchConfined does). */
   readonly freeze?: boolean;
+  /**
+   * Under bwrap, give the launch a memory group limited to this many bytes where one can be made
+   * (docs/sandbox.md, "Memory"); see `memoryGroup`.
+   */
+  readonly memoryLimitBytes?: number;
 }
 
 export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = ChildProcess> {
@@ -44,6 +50,13 @@ export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = Child
   readonly pid: number | undefined;
   /** True when the tree is capped by a pids group. */
   readonly taskLimited: boolean;
+  /**
+   * The launch's memory group, while it holds the whole tree: from the spawn, and after recordChain()
+   * only when every process of the chain is in it (else undefined: the tree-wide RSS sum applies).
+   */
+  readonly memoryGroup: MemoryGroup | undefined;
+  /** The resident size summed over the launch's processes (treeResidentBytes in proc-tree.ts). */
+  treeResidentBytes(): { readonly bytes: number; readonly processes: number };
   /**
    * Remembers the single-child chain below the spawned process (bwrap's monitor, the namespace's init,
    * the command) and makes sure each is in the pids group; returns it, outermost first.
@@ -99,12 +112,13 @@ export interface ConfinedProcess<C extends ChildProcess | SpawnedProcess = Child
  */
 export async function launchConfined(
   plan: LaunchPlan,
-  options: { readonly stdin: string; readonly maxTasks?: number | false },
+  options: { readonly stdin: string; readonly maxTasks?: number | false; readonly memoryLimitBytes?: number },
 ): Promise<ConfinedProcess<ChildProcess | SpawnedProcess>> {
   const spawnOptions: SpawnConfinedOptions = {
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     freeze: true,
     ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }),
+    ...(options.memoryLimitBytes === undefined ? {} : { memoryLimitBytes: options.memoryLimitBytes }),
   };
   if (plan.backend === 'bwrap' && plan.passFds.length <= 1 && plan.passBytes.length === plan.passFds.length) {
     void sweepStaleRunState();
@@ -174,6 +188,10 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
   #freezable = false;
   /** Frozen and sent SIGKILL: resolves once the group is thawed (and its tasks can die). */
   #thawed: Promise<void> | undefined;
+  /** The launch's memory group (bwrap, where one can be made), removed in waitGone(). */
+  readonly #memory: MemoryGroup | undefined;
+  /** False once recordChain() found a process of the chain outside the memory group. */
+  #memoryHoldsTree = true;
 
   constructor(child: C, plan: LaunchPlan, options: SpawnConfinedOptions) {
     this.child = child;
@@ -207,6 +225,13 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       freezer = undefined;
     }
     this.#freezer = freezer;
+    // Like the pids group: moved in before bwrap forks, so the program and its children are born in it.
+    let memory = pid !== undefined && plan.backend === 'bwrap' && options.memoryLimitBytes !== undefined ? MemoryGroup.create(options.memoryLimitBytes) : undefined;
+    if (memory !== undefined && !memory.add(pid as number)) {
+      memory.remove();
+      memory = undefined;
+    }
+    this.#memory = memory;
     if (pid !== undefined) this.#remember(pid);
     if (pid !== undefined && options.sampleDescendantsMs !== undefined) {
       this.#sampler = setInterval(() => this.trackDescendants(), options.sampleDescendantsMs);
@@ -220,6 +245,15 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
 
   get taskLimited(): boolean {
     return this.#group !== undefined;
+  }
+
+  get memoryGroup(): MemoryGroup | undefined {
+    return this.#memoryHoldsTree ? this.#memory : undefined;
+  }
+
+  treeResidentBytes(): { readonly bytes: number; readonly processes: number } {
+    const pid = this.child.pid;
+    return pid === undefined || this.#exited ? { bytes: 0, processes: 0 } : treeResidentBytes(pid, this.#known, MAX_TRACKED_DESCENDANTS);
   }
 
   recordChain(): readonly number[] {
@@ -239,6 +273,7 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       // Already in by inheritance unless bwrap forked before the move; moving again is harmless.
       this.#group?.add(member);
       this.#freezer?.add(member);
+      this.#memory?.add(member);
     }
     // Under bwrap the monitor's child is the namespace's init (pid 1 inside); the kernel's own check
     // of that, rather than the chain's shape, decides.
@@ -255,6 +290,11 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
     if (openProc && this.#freezer !== undefined && chain.length >= 3) {
       const members = new Set(this.#freezer.members());
       this.#freezable = chain.every((member) => members.has(member));
+    }
+    // The same for the memory limit: a chain member outside the group would be outside the limit.
+    if (openProc && this.#memory !== undefined) {
+      const members = new Set(this.#memory.members());
+      this.#memoryHoldsTree = chain.every((member) => members.has(member));
     }
     return chain;
   }
@@ -360,6 +400,7 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
     this.#nsProc?.close();
     this.#group?.remove();
     this.#freezer?.remove();
+    this.#memory?.remove();
   }
 
   async settled(): Promise<'fast' | 'wait'> {

@@ -14,6 +14,12 @@ export interface SandboxEnforcement {
 export interface SandboxReport {
   readonly backend: SandboxBackendName;
   readonly enforced: SandboxEnforcement;
+  /**
+   * How the run's memory limit covers its process tree (docs/sandbox.md, "Memory"): `cgroup-v1`, a
+   * memory group the kernel enforces; `tree-rss`, the host's sum of the tree's resident size. Set by
+   * the program runtimes once a child was launched; absent elsewhere (bash, a run that never got one).
+   */
+  readonly memory?: 'cgroup-v1' | 'tree-rss';
 }
 
 /** The resolved policy. Paths are absolute, real (symlinks resolved) and existing when resolved. */

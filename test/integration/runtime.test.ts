@@ -469,7 +469,7 @@ describe('when bubblewrap is unusable', () => {
         }),
       );
       expect(result).toMatchObject({ value: 2, logs: ['under permissions'] });
-      expect(result.sandbox).toEqual({ backend: 'node-permission', enforced: { fs: 'partial', network: 'none', process: 'partial' } });
+      expect(result.sandbox).toEqual({ backend: 'node-permission', enforced: { fs: 'partial', network: 'none', process: 'partial' }, memory: 'tree-rss' });
     } finally {
       await rt.close();
     }
