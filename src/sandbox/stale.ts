@@ -1,6 +1,6 @@
 // Leftovers of hosts that died without cleaning up (SIGKILL, a crash): private temp dirs named
-// `ptc-run-<host pid>-<random>` or `ptc-spawner-<host pid>-<random>`, and pids and freezer groups
-// named `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
+// `ptc-run-<host pid>-<random>` or `ptc-spawner-<host pid>-<random>`, and pids, freezer and memory
+// groups named `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
 // Swept once per process, off the hot path; an entry is removed only when its owner pid is not alive.
 
 import { readdirSync, rmdirSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { endLeftoverGroup, freezerSupport } from './freezer.js';
+import { memoryLimitSupport } from './memory-limit.js';
 import { taskLimitSupport } from './task-limit.js';
 
 /** The mkdtemp prefix of a run's private host temp dir; the owner pid is recoverable from the name. */
@@ -46,6 +47,15 @@ async function sweep(): Promise<void> {
       rmdirSync(group);
     } catch {
       // Still holds processes (dying, or no pid namespace killed them): left for a later sweep.
+    }
+  }
+  // Memory groups (memory-limit.ts) of dead hosts: their sandboxes died with the host, so they are
+  // empty like the pids groups; one that is not is left for a later sweep.
+  for (const group of staleGroups(memoryLimitSupport().root)) {
+    try {
+      rmdirSync(group);
+    } catch {
+      // Still holds processes.
     }
   }
 }
