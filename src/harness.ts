@@ -5,15 +5,16 @@
 import path from 'node:path';
 import { createContext, type Context } from './context/context.js';
 import { ConfigError, HarnessError } from './errors.js';
-import { assembleRows, type LoadedRow } from './presets/assemble.js';
+import { assembleRows, type LoadedRow, type PackageBase } from './presets/assemble.js';
 import type { HarnessSettings } from './presets/harness-settings.js';
 import { nodeRuntimePlugin } from './presets/node-runtime-plugin.js';
 import type { PresetFile, PresetRow } from './presets/preset-file.js';
-import { DEFAULT_PRESET, loadPreset, type LoadedPreset, type PresetDefinition } from './presets/presets.js';
+import { DEFAULT_PRESET, type LoadedPreset, type PresetDefinition } from './presets/presets.js';
 import { ptcTransportConfig } from './presets/tool-presentation-plugin.js';
 import { ptcPlugin } from './ptc/plugin.js';
 import type { PtcRuntime, SandboxMode } from './ptc-runtime/types.js';
 import { resolveWorkspacePolicy } from './sandbox/workspace-policy.js';
+import { loadPresetWithTrust, trustOf } from './trust/trusted-preset.js';
 import { ToolRuntime } from './tools/tool-runtime.js';
 
 export { builtinToolsPlugin } from './presets/builtin-tools-plugin.js';
@@ -32,8 +33,9 @@ export interface HarnessOptions {
   /** The workspace; default: the current directory. */
   readonly cwd?: string;
   /**
-   * A preset name (`.ptc/presets/`, `$PTC_HOME/presets/`, shipped), a path to a preset file
-   * (relative to the current directory), or a preset read with readPresetFile. Default `ptc`.
+   * A preset name (`.ptc/presets/` of a trusted workspace, `$PTC_HOME/presets/`, shipped), a path
+   * to a preset file (relative to the current directory), or a preset read with readPresetFile.
+   * Default `ptc`.
    */
   readonly preset?: string | PresetFile;
   /** Rows appended after the preset's (a string is a plugin file path or a package name). */
@@ -56,6 +58,14 @@ export interface HarnessOptions {
   readonly runtime?: PtcRuntime;
   /** The warm pool of a Node runtime a row creates (HarnessSettings.runtimePool); `{ size: 1, refill: false }` for one program. */
   readonly runtimePool?: HarnessSettings['runtimePool'];
+  /**
+   * Trust the workspace's own configuration (`.ptc/presets`, the plugins and packages they name)
+   * without asking the trust store (docs/presets.md, "Trust"). Default: only a workspace recorded
+   * by `ptc trust` with unchanged files is trusted.
+   */
+  readonly trustWorkspace?: boolean;
+  /** Where the one-line note about an ignored workspace preset goes; default stderr. */
+  readonly onNote?: (line: string) => void;
 }
 
 export interface Harness {
@@ -80,10 +90,16 @@ export interface Harness {
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
-  const preset: LoadedPreset =
+  const trustOptions = {
+    ...(options.trustWorkspace !== undefined ? { trustWorkspace: options.trustWorkspace } : {}),
+    ...(options.onNote !== undefined ? { onNote: options.onNote } : {}),
+  };
+  // A preset object is the caller's own (as a path is); one read by loadPresetWithTrust keeps its origin.
+  const trusted =
     typeof options.preset === 'object'
-      ? { ...options.preset, origin: 'path' }
-      : loadPreset(options.preset ?? DEFAULT_PRESET, { workspace: cwd, env });
+      ? { preset: { origin: 'path' as const, ...options.preset }, workspaceTrusted: trustOf({ workspace: cwd, env }, trustOptions).trusted }
+      : loadPresetWithTrust(options.preset ?? DEFAULT_PRESET, { workspace: cwd, env }, trustOptions);
+  const preset: LoadedPreset = trusted.preset;
   // THE policy (docs/sandbox.md): resolved once here, the same object for every consumer.
   const policy = resolveWorkspacePolicy({
     cwd,
@@ -107,7 +123,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   ctx.provide('harness', settings);
   let loaded: LoadedRow[];
   try {
-    loaded = await assembleRows(ctx, rows, { workspace: policy.cwd });
+    loaded = await assembleRows(ctx, rows, { workspace: policy.cwd, packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted) });
   } catch (error) {
     await ctx.dispose().catch(() => {});
     throw error;
@@ -146,6 +162,20 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       return programScope;
     },
     dispose: () => ctx.dispose(),
+  };
+}
+
+/**
+ * Where a package row resolves from (docs/presets.md, "Trust"): the workspace for rows the caller
+ * typed (`--plugin`, a preset path or object) and for a trusted workspace; else the directory of the
+ * `$PTC_HOME` or shipped preset that names it, and never from inside the untrusted workspace.
+ */
+function packageBaseOf(preset: LoadedPreset, workspace: string, workspaceTrusted: () => boolean): (row: PresetRow) => PackageBase {
+  return (row) => {
+    // The preset's own rows come first; the rest were appended by the caller.
+    const fromPreset = row.index <= preset.rows.length;
+    if (!fromPreset || preset.origin === 'path' || preset.origin === 'workspace' || workspaceTrusted()) return { from: workspace };
+    return { from: path.dirname(preset.file), untrustedWorkspace: workspace };
   };
 }
 

@@ -190,6 +190,14 @@ export const MAX_SCHEMA_ARRAY_ITEMS = 10_000;
 /** A preset file larger than this is refused before parsing (presets are short lists of rows). */
 export const MAX_PRESET_FILE_BYTES = 256 * 1024;
 
+// Workspace trust (src/trust, docs/presets.md "Trust", docs/security.md "Workspace trust").
+/** Files one workspace's configuration may span (preset files, plugin files, package manifests and entries); more is CONFIG. */
+export const MAX_TRUST_FILES = 200;
+/** One file hashed into a workspace's trust digest, in bytes; a larger one is CONFIG (nothing that big is reviewed). */
+export const MAX_TRUST_FILE_BYTES = 4 * 1024 * 1024;
+/** `$PTC_HOME/trust.json`, in bytes; a larger one is read as empty (nothing trusted) with a note. */
+export const MAX_TRUST_STORE_BYTES = 4 * 1024 * 1024;
+
 // Subagents: the `task` tool (src/agent/subagent.ts, docs/subagents.md).
 /** Model requests a subagent may make before it stops without an answer (TOOL_FAILED in the parent). */
 export const SUBAGENT_MAX_STEPS = 30;

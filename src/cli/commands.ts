@@ -11,7 +11,8 @@ import { execProgram, type ExecJson } from '../ptc/exec-program.js';
 import { renderPtcOnlySection, renderSdkSection } from '../ptc/prompt-sections.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 import type { PresetFile } from '../presets/preset-file.js';
-import { DEFAULT_PRESET, loadPreset } from '../presets/presets.js';
+import { DEFAULT_PRESET } from '../presets/presets.js';
+import { loadPresetWithTrust } from '../trust/trusted-preset.js';
 import { presetForLanguage } from '../presets/python-runtime-plugin.js';
 import { execLanguageOf } from '../ptc-runtime/program-language.js';
 
@@ -128,7 +129,14 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
     ...policy,
     // A Python program: the same preset with its runtime row swapped for python-runtime.
     ...(language === 'python'
-      ? { preset: presetForLanguage(loadPreset(typeof policy.preset === 'string' ? policy.preset : DEFAULT_PRESET, { workspace: checkWorkspace(policy.cwd), env: process.env }), 'python') }
+      ? {
+          preset: presetForLanguage(
+            typeof policy.preset === 'object'
+              ? policy.preset
+              : loadPresetWithTrust(policy.preset ?? DEFAULT_PRESET, { workspace: checkWorkspace(policy.cwd), env: process.env }).preset,
+            'python',
+          ),
+        }
       : {}),
     ...(maxParallel !== undefined ? { maxParallelSubCalls: maxParallel } : {}),
     // One program, so one child: no second warm child, no refill after it (docs/runtime-lifecycle.md).

@@ -15,6 +15,7 @@ import { HarnessError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
 import { evalCommand } from './eval-command.js';
 import { collect, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
+import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
 import { buildUiCommand } from './ui-command.js';
 
 const EXIT_FAILED = 1;
@@ -111,6 +112,8 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   )
     .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage}')
     .action(async (task: string, o: PolicyFlags & AgentFlags) => {
+      // --json is for scripts: no question; an untrusted workspace preset is refused (docs/presets.md, "Trust").
+      if (o.json !== true) await askWorkspaceTrust(o.preset, o.cwd, terminalQuestionIo(process.env));
       const { runRunCommand } = await import('./agent-commands.js');
       const controller = new AbortController();
       const onSignal = () => controller.abort();
@@ -136,6 +139,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
 
   addAgentOptions(addPolicyOptions(program.command('chat').description('a conversation with the agent on this terminal (also `ptc` alone on a terminal)')), 'writes', true).action(
     async (o: PolicyFlags & AgentFlags) => {
+      await askWorkspaceTrust(o.preset, o.cwd, terminalQuestionIo(process.env));
       const { runChat } = await import('./chat.js');
       const { json: _json, ...policy } = policyFromFlags(o);
       const code = await runChat({
@@ -184,6 +188,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   );
 
   program.addCommand(buildUiCommand());
+  program.addCommand(buildTrustCommand(print));
   program.addCommand(evalCommand(print));
 
   const sessions = program.command('sessions').description('read session logs');
@@ -217,6 +222,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(cwdOption())
     .addOption(new Option('--lang <lang>', "SDK language (default: the preset runtime's)").choices(['ts', 'py']))
     .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; lang?: 'ts' | 'py' }) => {
+      await askWorkspaceTrust(o.preset, o.cwd, terminalQuestionIo(process.env));
       const { runSdkCommand } = await import('./commands.js');
       print(await runSdkCommand({ ...workspaceFlags(o), ...(o.lang !== undefined ? { lang: o.lang } : {}) }));
     });
@@ -230,6 +236,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(cwdOption())
     .option('--json', 'print the tools as JSON (name, description, inputSchema, outputSchema, executionMode)')
     .action(async (o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; json?: boolean }) => {
+      await askWorkspaceTrust(o.preset, o.cwd, terminalQuestionIo(process.env));
       const { runToolsCommand } = await import('./commands.js');
       print(await runToolsCommand({ ...workspaceFlags(o), ...(o.json ? { json: true } : {}) }));
     });
@@ -274,6 +281,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .addOption(cwdOption())
     .option('--json', 'print the assembled preset as JSON')
     .action(async (name: string, o: { plugin?: string[]; cwd?: string; json?: boolean }) => {
+      await askWorkspaceTrust(name, o.cwd, terminalQuestionIo(process.env));
       const { runPresetsShow } = await import('./preset-commands.js');
       print(await runPresetsShow({ name, ...workspaceFlags({ ...o, preset: name }), ...(o.json ? { json: true } : {}), env: process.env }));
     });

@@ -2,7 +2,8 @@
 
 import { createHarness } from '../harness.js';
 import { readPresetFile } from '../presets/preset-file.js';
-import { listPresets } from '../presets/resolve-preset.js';
+import { listPresetsWithTrust } from '../trust/trusted-preset.js';
+import { trustCommand, untrustedReason } from '../trust/workspace-trust.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 import { harnessOptionsOf, checkWorkspace, type CommandOutput, type WorkspaceOptions } from './commands.js';
 
@@ -11,10 +12,14 @@ export interface PresetsListOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** One line per preset: name, where it comes from, its description (a shadowed one says by what). */
+/**
+ * One line per preset: name, where it comes from, its description. A shadowed one says by what; a
+ * workspace preset of an untrusted workspace says so, and the preset of that name used instead is
+ * not shadowed by it (docs/presets.md, "Trust").
+ */
 export function runPresetsList(options: PresetsListOptions): CommandOutput {
   const workspace = checkWorkspace(options.cwd);
-  const presets = listPresets({ workspace, env: options.env });
+  const { presets, trust } = listPresetsWithTrust({ workspace, env: options.env });
   const winner = new Map<string, string>();
   const rows = presets.map((p) => {
     let description: string;
@@ -23,14 +28,16 @@ export function runPresetsList(options: PresetsListOptions): CommandOutput {
     } catch (error) {
       description = `(invalid: ${(error as Error).message.split('\n')[0]})`;
     }
-    const origin = p.shadowed ? `${p.origin}, shadowed by ${winner.get(p.name)}` : p.origin;
-    if (!p.shadowed) winner.set(p.name, p.origin);
+    const origin = p.untrusted ? `${p.origin}, not trusted: not used` : p.shadowed ? `${p.origin}, shadowed by ${winner.get(p.name)}` : p.origin;
+    if (!p.shadowed && !p.untrusted) winner.set(p.name, p.origin);
     return [p.name, origin, description] as const;
   });
   const nameWidth = Math.max(4, ...rows.map((r) => r[0].length));
   const originWidth = Math.max(6, ...rows.map((r) => r[1].length));
   const lines = rows.map(([name, origin, description]) => `${name.padEnd(nameWidth)}  ${origin.padEnd(originWidth)}  ${description}`);
-  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+  const untrusted = presets.some((p) => p.untrusted) && trust !== undefined;
+  const stderr = untrusted ? `ptc: the workspace presets above are not used: ${untrustedReason(trust)}. Review and trust them with \`${trustCommand(trust.config.workspace)}\`.\n` : undefined;
+  return { stdout: `${lines.join('\n')}\n`, ...(stderr ? { stderr } : {}), exitCode: 0 };
 }
 
 export interface PresetsShowOptions extends WorkspaceOptions {

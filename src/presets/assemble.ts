@@ -35,9 +35,18 @@ export interface LoadedRow {
   readonly handle: PluginHandle;
 }
 
+/** Where one package row resolves from (docs/presets.md, "Trust"). */
+export interface PackageBase {
+  readonly from: string;
+  /** Refuse a package that would load from inside this (untrusted) workspace. */
+  readonly untrustedWorkspace?: string;
+}
+
 export interface AssembleOptions {
-  /** Where package-name rows are resolved from. */
+  /** Where package-name rows are resolved from, unless `packageBase` says otherwise for a row. */
   readonly workspace: string;
+  /** Per row: where its package resolves from; default `{ from: workspace }`. */
+  readonly packageBase?: (row: PresetRow) => PackageBase;
 }
 
 /** The rows assembled into a context, as they load (harness_inspect reads them). */
@@ -100,7 +109,10 @@ async function resolveRow(row: PresetRow, options: AssembleOptions): Promise<{ p
   if (shipped) return { plugin: shipped(row.config) };
   try {
     if (isModulePath(row.name)) return await loadPluginFile(row.name, row.baseDir);
-    if (isPackageName(row.name)) return await loadPluginPackage(row.name, options.workspace, UNKNOWN_HINT);
+    if (isPackageName(row.name)) {
+      const base = options.packageBase?.(row) ?? { from: options.workspace };
+      return await loadPluginPackage(row.name, base.from, UNKNOWN_HINT, base.untrustedWorkspace);
+    }
   } catch (error) {
     throw new ConfigError(`${describeRow(row)}: ${firstLine(error)}`);
   }

@@ -177,7 +177,8 @@ describe('preset_write', () => {
     } finally {
       await harness.dispose();
     }
-    const loaded = await createHarness({ cwd: workspace, preset: 'readers', env });
+    // The library user trusts the workspace explicitly (docs/presets.md, "Trust").
+    const loaded = await createHarness({ cwd: workspace, preset: 'readers', env, trustWorkspace: true });
     try {
       expect(loaded.preset).toMatchObject({ name: 'readers', origin: 'workspace', mode: 'native', tools: ['echo', 'glob', 'read'] });
       expect(await loaded.tools.execute('echo', { text: 'hi' })).toMatchObject({ isError: false, value: 'hi' });

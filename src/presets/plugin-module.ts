@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { ZodType } from 'zod';
 import type { Plugin } from '../context/context.js';
 import { ConfigError } from '../errors.js';
+import { findPackage, isInside } from './package-location.js';
 import { ensureTypeScriptHooks, nativeImport, packageSpecifier } from './typescript-hooks.js';
 
 export const PLUGIN_MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
@@ -39,11 +40,24 @@ export async function loadPluginFile(name: string, baseDir: string): Promise<Loa
   return { plugin: pluginFromExports(exports, `plugin file ${file}`), source: file };
 }
 
-/** Imports a package as if from the workspace and checks its exports. */
-export async function loadPluginPackage(name: string, workspace: string, hint: string): Promise<LoadedPluginModule> {
+/**
+ * Imports a package as if from the directory `from` and checks its exports. With `untrustedWorkspace`,
+ * a package that would load from inside that workspace is CONFIG instead (docs/presets.md, "Trust").
+ */
+export async function loadPluginPackage(name: string, from: string, hint: string, untrustedWorkspace?: string): Promise<LoadedPluginModule> {
+  if (untrustedWorkspace !== undefined) {
+    const found = findPackage(name, from);
+    if (found !== undefined && isInside(found.dir, untrustedWorkspace)) {
+      throw new ConfigError(
+        `package ${JSON.stringify(name)} would load from ${found.dir}, inside the workspace ${untrustedWorkspace}, which is not trusted; ` +
+          `review and trust it with \`ptc trust ${untrustedWorkspace}\`.`,
+      );
+    }
+  }
   ensureTypeScriptHooks();
-  const exports = await importOrExplain(packageSpecifier(name, workspace), `plugin package ${JSON.stringify(name)}`, name, () =>
-    `unknown plugin: no shipped plugin of that name and no package ${JSON.stringify(name)} installed in ${workspace}; ${hint}`,
+  const trustHint = untrustedWorkspace === undefined ? '' : ` (the untrusted workspace ${untrustedWorkspace} is not searched: \`ptc trust ${untrustedWorkspace}\`)`;
+  const exports = await importOrExplain(packageSpecifier(name, from), `plugin package ${JSON.stringify(name)}`, name, () =>
+    `unknown plugin: no shipped plugin of that name and no package ${JSON.stringify(name)} installed in ${from}${trustHint}; ${hint}`,
   );
   return { plugin: pluginFromExports(exports, `plugin package ${JSON.stringify(name)}`), source: name };
 }

@@ -1,6 +1,7 @@
 // Where `--preset <name|path>` comes from: a path (relative to the command's cwd), else
 // `<workspace>/.ptc/presets/<name>.yml`, else `$PTC_HOME/presets/<name>.yml` (default ~/.ptc), else
-// the presets shipped in the package (docs/presets.md, "Resolution").
+// the presets shipped in the package (docs/presets.md, "Resolution"). This module only finds files;
+// whether a workspace's file may load is src/trust's question (docs/presets.md, "Trust").
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,16 +61,24 @@ export function resolvePreset(value: string, search: PresetSearch): PresetLocati
   if (!PRESET_NAME.test(value)) {
     throw new ConfigError(`Invalid preset name ${JSON.stringify(value)}: use letters, digits, '-', '_' and '.', or a path to a .yml file.`);
   }
-  for (const { dir, origin } of presetDirectories(search)) {
-    for (const ext of EXTENSIONS) {
-      const file = path.join(dir, value + ext);
-      if (isFile(file)) return { name: value, file, origin };
-    }
-  }
+  const found = findNamedPreset(value, search, ['workspace', 'PTC_HOME', 'shipped']);
+  if (found) return found;
   const known = [...new Set(listPresets(search).map((p) => p.name))];
   throw new ConfigError(
     `Unknown preset ${JSON.stringify(value)}; choose one of: ${known.join(', ')} (or pass a path to a preset file).`,
   );
+}
+
+/** The first preset file named `name` in the directories of `origins`, in search order. */
+export function findNamedPreset(name: string, search: PresetSearch, origins: readonly PresetOrigin[]): PresetLocation | undefined {
+  for (const { dir, origin } of presetDirectories(search)) {
+    if (!origins.includes(origin)) continue;
+    for (const ext of EXTENSIONS) {
+      const file = path.join(dir, name + ext);
+      if (isFile(file)) return { name, file, origin };
+    }
+  }
+  return undefined;
 }
 
 /** Every preset that resolves by name here, in search order; a later one of the same name is shadowed. */

@@ -14,7 +14,7 @@ import { createHarness, type HarnessOptions } from '../harness.js';
 import { followLog, type FollowedLog } from './log-follower.js';
 import { resolveModel } from '../llm/index.js';
 import { readPresetFile } from '../presets/preset-file.js';
-import { listPresets } from '../presets/resolve-preset.js';
+import { listPresetsWithTrust } from '../trust/trusted-preset.js';
 import {
   continueSession,
   createSessionWriter,
@@ -96,10 +96,10 @@ export class SessionHub {
     ensureSessionDir(settings.sessionDir);
   }
 
-  /** The presets that resolve in the workspace (shadowed ones left out), with their descriptions. */
+  /** The presets that resolve in the workspace (shadowed ones and an untrusted workspace's left out), with their descriptions. */
   presets(): PresetChoice[] {
-    return listPresets({ workspace: this.settings.harness.cwd, env: this.settings.env })
-      .filter((p) => !p.shadowed)
+    return listPresetsWithTrust({ workspace: this.settings.harness.cwd, env: this.settings.env }, this.settings.harness.trustWorkspace ? { trustWorkspace: true } : {})
+      .presets.filter((p) => !p.shadowed && !p.untrusted)
       .map((p) => {
         let description: string;
         try {

@@ -39,6 +39,9 @@ describe('preset_write then ptc exec --preset <name>', () => {
     expect(written.stderr).toBe('');
     expect(JSON.parse(written.stdout)).toMatchObject({ ok: true, value: { name: 'reader', file: '.ptc/presets/reader.yml', created: true, tools: ['glob', 'read'] } });
 
+    // A preset a program wrote loads by name only once the user trusts the workspace (docs/presets.md, "Trust").
+    expect(ptc(['exec', '--preset', 'reader', '-', '--json'], 'return 1;').code).toBe(2);
+    expect(ptc(['trust']).code).toBe(0);
     const used = ptc(['exec', '--preset', 'reader', '-', '--json'], "const n = await tools.read({ path: 'notes.txt' }); return { text: n.content.trim() };");
     expect(used.code).toBe(0);
     expect(JSON.parse(used.stdout)).toMatchObject({ ok: true, value: { text: 'sunny' } });
@@ -75,6 +78,7 @@ describe('preset_write then ptc run --preset <name>', () => {
     const write = WRITE.replace("name: 'reader'", "name: 'glancer'");
     const written = ptc(['exec', '--preset', 'creator', '-', '--json'], write);
     expect(JSON.parse(written.stdout)).toMatchObject({ ok: true, value: { name: 'glancer' } });
+    expect(ptc(['trust']).code).toBe(0);
     const server = await startScriptedOpenAIServer([
       reply.toolCalls([{ id: 'r1', name: 'read', args: { path: 'notes.txt' } }]),
       reply.text('It is sunny.'),

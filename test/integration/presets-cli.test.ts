@@ -107,6 +107,11 @@ describe('ptc presets', () => {
   fs.writeFileSync(path.join(home, 'presets', 'standard.yml'), 'description: My standard.\nplugins:\n  - name: builtin-tools\n    config: { tools: [read, grep] }\n');
 
   it('list: name, where it comes from, description; shadowed presets say by what', () => {
+    // A workspace preset is used by name only once the workspace is trusted (docs/presets.md, "Trust").
+    const untrusted = ptc(['presets', 'list']);
+    expect(untrusted.stdout).toMatch(/^weather +workspace, not trusted: not used +read and the weather/m);
+    expect(untrusted.stderr).toContain('ptc trust');
+    expect(ptc(['trust']).code).toBe(0);
     const { code, stdout } = ptc(['presets', 'list']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n').map((l) => l.split(/\s{2,}/));

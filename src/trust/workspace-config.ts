@@ -1,0 +1,211 @@
+// What a workspace would make the host load: its `.ptc/presets/` files, the plugin files their rows
+// name, the packages rows resolve from the workspace, and the MCP commands `mcp` rows start. The
+// list `ptc trust` shows and the digest trust is recorded against (docs/presets.md, "Trust").
+
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES } from '../limits.js';
+import { SHIPPED_PLUGINS } from '../presets/assemble.js';
+import { findPackage, isInside } from '../presets/package-location.js';
+import { isModulePath, isPackageName } from '../presets/plugin-module.js';
+import { readPresetFile, type PresetRow } from '../presets/preset-file.js';
+import { listPresets, type PresetSearch } from '../presets/resolve-preset.js';
+
+export interface WorkspacePackage {
+  readonly name: string;
+  /** The package directory (real path). */
+  readonly dir: string;
+  /** The rows that name it, as `file:line`. */
+  readonly namedAt: readonly string[];
+}
+
+export interface WorkspaceConfig {
+  /** The workspace's real path: what trust is keyed by. */
+  readonly workspace: string;
+  /** Preset files under `.ptc/presets/`, each with the problem when it does not parse. */
+  readonly presets: readonly { readonly file: string; readonly invalid?: string }[];
+  /** Plugin files the workspace's preset rows name (imported on the host). */
+  readonly plugins: readonly { readonly file: string; readonly missing: boolean }[];
+  readonly packages: readonly WorkspacePackage[];
+  /** `mcp` rows' servers: `<file:line> server \`name\`: command args` (started on the host). */
+  readonly commands: readonly string[];
+  /** Every file hashed into the digest (other files under `.ptc/presets/`, package manifests and entries too). */
+  readonly files: readonly string[];
+  /** `sha256:<hex>` over every file's path and content and each package's location. */
+  readonly digest: string;
+  /** Nothing here would load: no trust is needed. */
+  readonly empty: boolean;
+}
+
+/**
+ * Collects the configuration of `workspace`. Packages count when a workspace preset names them
+ * (wherever they are found from the workspace) or when a `$PTC_HOME` or shipped preset names one that
+ * is found inside the workspace. Too many or too large files are CONFIG: that much is not reviewable.
+ */
+export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSearch, 'workspace'> = {}): WorkspaceConfig {
+  const root = realPath(workspace);
+  const presetDir = path.join(root, '.ptc', 'presets');
+  const hashed = new Map<string, string>();
+  const hash = (file: string): void => {
+    if (hashed.has(file)) return;
+    if (hashed.size >= MAX_TRUST_FILES) {
+      throw new ConfigError(`The workspace ${root} names more than ${MAX_TRUST_FILES} configuration files (.ptc/presets, plugins, packages); too many to review. Remove some.`);
+    }
+    hashed.set(file, digestOfFile(file));
+  };
+
+  const presets: { file: string; invalid?: string }[] = [];
+  const plugins = new Map<string, boolean>();
+  const packages = new Map<string, WorkspacePackage>();
+  const commands: string[] = [];
+  const addPackage = (row: PresetRow, insideOnly: boolean): void => {
+    const found = findPackage(row.name, root);
+    if (found === undefined || (insideOnly && !isInside(found.dir, root))) return;
+    const key = `${row.name}\0${found.dir}`;
+    const known = packages.get(key);
+    packages.set(key, { name: row.name, dir: found.dir, namedAt: [...(known?.namedAt ?? []), row.at] });
+    if (found.manifest) hash(found.manifest);
+    if (found.entry) hash(found.entry);
+  };
+
+  for (const file of filesUnder(presetDir)) hash(file);
+  for (const location of listPresets({ ...search, workspace: root })) {
+    let rows: readonly PresetRow[];
+    try {
+      rows = readPresetFile(location.file).rows;
+    } catch (error) {
+      if (location.origin === 'workspace') presets.push({ file: location.file, invalid: (error as Error).message.split('\n')[0]! });
+      continue;
+    }
+    if (location.origin !== 'workspace') {
+      // The user's own and the shipped presets: only their package rows can reach into the workspace.
+      for (const row of rows) if (isPackageRow(row)) addPackage(row, true);
+      continue;
+    }
+    presets.push({ file: location.file });
+    for (const row of rows) {
+      if (row.name === 'mcp') commands.push(...mcpCommands(row));
+      else if (Object.hasOwn(SHIPPED_PLUGINS, row.name)) continue;
+      else if (isModulePath(row.name)) {
+        const file = path.resolve(row.baseDir, row.name);
+        const missing = !fs.existsSync(file);
+        plugins.set(file, missing);
+        if (!missing) hash(file);
+      } else if (isPackageName(row.name)) addPackage(row, false);
+    }
+  }
+
+  const files = [...hashed.keys()].sort();
+  const lines = ['ptc-trust-1', ...files.map((f) => `file ${f} ${hashed.get(f)}`), ...[...plugins].map(([f, m]) => `plugin ${f} ${m ? 'missing' : 'present'}`)];
+  for (const p of [...packages.values()].sort((a, b) => a.name.localeCompare(b.name))) lines.push(`package ${p.name} ${p.dir}`);
+  const digest = `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
+  return {
+    workspace: root,
+    presets,
+    plugins: [...plugins].map(([file, missing]) => ({ file, missing })),
+    packages: [...packages.values()],
+    commands,
+    files,
+    digest,
+    empty: files.length === 0 && plugins.size === 0 && packages.size === 0,
+  };
+}
+
+/** The list `ptc trust` prints and a terminal prompt shows: paths relative to the workspace where inside it. */
+export function describeWorkspaceConfig(config: WorkspaceConfig): string {
+  const show = (file: string) => (isInside(file, config.workspace) ? path.relative(config.workspace, file) : file);
+  const out = [`Workspace ${config.workspace} would load, on this computer with your rights:`];
+  const section = (title: string, items: string[]) => {
+    if (items.length === 0) return;
+    out.push(`  ${title}:`, ...items.map((item) => `    ${item}`));
+  };
+  section(
+    'preset files (read)',
+    config.presets.map((p) => `${show(p.file)}${p.invalid ? `  (invalid: ${p.invalid})` : ''}`),
+  );
+  section('plugin files (imported: they run on the host)', config.plugins.map((p) => `${show(p.file)}${p.missing ? '  (missing)' : ''}`));
+  section(
+    'packages (imported from the workspace)',
+    config.packages.map((p) => `${p.name}  ${show(p.dir)}  (named at ${p.namedAt.map(show).join(', ')})`),
+  );
+  section('MCP server commands (started on the host)', config.commands.map((c) => c.replace(config.workspace + path.sep, '')));
+  const listed = new Set([...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file)]);
+  section('other files in the digest', config.files.filter((f) => !listed.has(f)).map(show));
+  out.push(`  digest ${config.digest}`);
+  return out.join('\n');
+}
+
+function isPackageRow(row: PresetRow): boolean {
+  return !Object.hasOwn(SHIPPED_PLUGINS, row.name) && !isModulePath(row.name) && isPackageName(row.name);
+}
+
+function mcpCommands(row: PresetRow): string[] {
+  const servers = (row.config as { mcpServers?: unknown } | undefined)?.mcpServers;
+  if (typeof servers !== 'object' || servers === null) return [`${row.at} \`mcp\` row: ${JSON.stringify(row.config ?? null)}`];
+  return Object.entries(servers as Record<string, unknown>).map(([name, server]) => {
+    const s = (typeof server === 'object' && server !== null ? server : {}) as { command?: unknown; args?: unknown; url?: unknown };
+    const what =
+      typeof s.command === 'string'
+        ? [s.command, ...(Array.isArray(s.args) ? s.args.map(String) : [])].map(quote).join(' ')
+        : typeof s.url === 'string'
+          ? `http ${s.url}`
+          : JSON.stringify(server);
+    return `${row.at} server \`${name}\`: ${what}`;
+  });
+}
+
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Regular files under `dir`, recursively, sorted; symlinked directories are not entered. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (current: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < 8) walk(full, depth + 1);
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        out.push(full);
+        if (out.length > MAX_TRUST_FILES) return;
+      }
+    }
+  };
+  walk(dir, 0);
+  return out;
+}
+
+function digestOfFile(file: string): string {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return 'unreadable';
+  }
+  if (!stat.isFile()) return `not-a-file`;
+  if (stat.size > MAX_TRUST_FILE_BYTES) {
+    throw new ConfigError(`${file} is ${stat.size} bytes, more than ${MAX_TRUST_FILE_BYTES}; workspace configuration that large is not reviewed. Remove it or pass it explicitly.`);
+  }
+  try {
+    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return 'unreadable';
+  }
+}
+
+function realPath(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
