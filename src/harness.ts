@@ -50,6 +50,11 @@ export interface HarnessOptions {
   readonly allowWrite?: readonly string[];
   /** Allow network from programs and the bash tool. */
   readonly allowNet?: boolean;
+  /**
+   * Paths kept read-only for programs and the bash tool, which the file tools write only when a person
+   * approves that exact call, besides every `.git` and `.ptc` (docs/sandbox.md, "Protected paths").
+   */
+  readonly protect?: readonly string[];
   /** Default program deadline in ms (wall time, including awaited tool calls). */
   readonly timeoutMs?: number;
   /** Overlap bound of concurrency-safe sub-calls in a program (default 10; 1 = serial). */
@@ -106,6 +111,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.allowRead === undefined ? {} : { allowRead: options.allowRead }),
     ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
     network: options.allowNet ?? false,
+    ...(options.protect === undefined ? {} : { protect: options.protect }),
   });
   const settings: HarnessSettings = {
     cwd: policy.cwd,

@@ -1,7 +1,7 @@
 // Subagents (docs/subagents.md): the agent loop provides the `agent` service for the length of its
 // run, and the `task` tool asks it for a subagent. A subagent is a harness of its own (its preset,
 // scope and presentation) on the parent's workspace, policy and sandbox mode, run by the same loop
-// with the parent's model, logging to its own file beside the parent's log.
+// with the parent's model, logging to its own file beside the parent's log, under the parent's approvals.
 
 import type { Disposer } from '../context/context.js';
 import { ConfigError, InvalidArgsError, ToolFailedError } from '../errors.js';
@@ -48,6 +48,9 @@ async function runSubagent(parent: AgentRunOptions, request: SubagentRequest, ru
     );
   }
   const harness = await openChildHarness(settings, request.preset);
+  // The parent's approvals hold in the child (docs/approvals.md, "Subagents"): approving a task call
+  // approves starting the subagent, not what it then writes.
+  const removeApprovals = parent.scope.get('approvals')?.installOn(harness.ctx);
   try {
     const writer = createSessionWriter({ dir: parent.sessionDir });
     try {
@@ -88,6 +91,7 @@ async function runSubagent(parent: AgentRunOptions, request: SubagentRequest, ru
       writer.close();
     }
   } finally {
+    await removeApprovals?.();
     await harness.dispose();
   }
 }
@@ -103,6 +107,7 @@ async function openChildHarness(settings: HarnessSettings, preset: string | unde
       allowRead: policy.read,
       allowWrite: policy.write,
       allowNet: policy.network,
+      ...(policy.protect === undefined ? {} : { protect: policy.protect }),
       ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
       ...(settings.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: settings.maxParallelSubCalls } : {}),
       // A runtime the library user supplied is shared (and closed by them); otherwise the child's

@@ -3,7 +3,9 @@
 // `tool/approval` request, waits for the front-end's answer (or the call's abort), emits the answer,
 // and blocks the call on a deny with the reason the model sees. Native calls and a program's
 // sub-calls pass the same pipeline, so both are asked the same way; a sub-call's request names its
-// run_code call and carries the program.
+// run_code call and carries the program. The `approvals` service lets what the pipeline cannot see
+// ask the same way: run_code (a program no sandbox holds read-only), the file tools (a protected
+// path) and subagents (the same approvals on the child's harness).
 
 import type { Context, Disposer } from '../context/context.js';
 import type { JsonValue } from '../json.js';
@@ -27,6 +29,11 @@ export interface ApprovalRequest {
   readonly args: JsonValue;
   /** Set for a program's sub-call: the run_code call, its program and description. */
   readonly parent?: { readonly id: string; readonly tool: string; readonly program?: string; readonly description?: string };
+  /**
+   * Why this call asks beyond the policy, for the person: a write to a protected path (asked every
+   * time), or a program that no sandbox can keep from writing the workspace.
+   */
+  readonly why?: string;
 }
 
 export type ApprovalAnswer =
@@ -54,9 +61,25 @@ export type ApprovalEvent =
       readonly reason?: string;
     };
 
+/** What tools and run_code ask through, while approvals are installed (docs/approvals.md). */
+export interface ApprovalsService {
+  readonly policy: ApprovalPolicy;
+  /**
+   * Asks a person for one call outside the pipeline's pre-execute step. Resolves undefined for a yes
+   * and with the reason (what the model reads) for a no. `always`: a session's allow-tool does not
+   * answer it and the answer is never remembered (a protected path).
+   */
+  confirm(request: ApprovalRequest, signal: AbortSignal, options?: { readonly always?: boolean }): Promise<string | undefined>;
+  /** The same approvals on another scope (a subagent's harness), sharing the approver and the session's allowances. */
+  installOn(scope: Context): Disposer;
+}
+
 declare module '../context/context.js' {
   interface Events {
     'tool/approval'(event: ApprovalEvent): void;
+  }
+  interface Services {
+    approvals: ApprovalsService;
   }
 }
 
@@ -81,9 +104,12 @@ export function allowedToolsOf(events: readonly SessionEvent[]): string[] {
   return [...tools];
 }
 
-/** Installs approvals on `scope`; the returned disposer removes them. */
+/** Installs approvals on `scope` (and the `approvals` service); the returned disposer removes them. */
 export function installApprovals(scope: Context, options: ApprovalOptions): Disposer {
-  const allowedTools = new Set<string>(options.allowedTools ?? []);
+  return attach(scope, options, new Set<string>(options.allowedTools ?? []));
+}
+
+function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<string>): Disposer {
   const ask = new Set(options.ask ?? []);
   // Programs of run_code calls in flight, so a sub-call's request can show the program it came from.
   const programs = new Map<string, { program?: string; description?: string }>();
@@ -94,69 +120,88 @@ export function installApprovals(scope: Context, options: ApprovalOptions): Disp
     return scope.tools.executionMode(call.name, { scope: call.scope, ...(call.parent ? { parent: call.parent } : {}) }) === 'exclusive';
   };
 
-  const offPre = scope.on('tools/pre-execute', async (call): Promise<BlockDecision | undefined> => {
-    if (call.name === RUN_CODE_TOOL_NAME) {
-      programs.set(call.id, programOf(call.args));
-      return undefined;
-    }
-    if (!needsApproval(call)) return undefined;
-    const parentId = call.parent?.id;
+  /** One request and its answer; undefined for a yes, else the reason of the no. */
+  const decide = async (request: ApprovalRequest, signal: AbortSignal, always: boolean): Promise<string | undefined> => {
     const answered = (decision: ApprovalAnswer['decision'], by: 'person' | 'session' | 'policy', reason?: string) =>
       scope.emit('tool/approval', {
         stage: 'answer',
-        id: call.id,
-        tool: call.name,
-        ...(parentId !== undefined ? { parentId } : {}),
+        id: request.id,
+        tool: request.tool,
+        ...(request.parent !== undefined ? { parentId: request.parent.id } : {}),
         decision,
         by,
         ...(reason !== undefined ? { reason } : {}),
       });
-    if (allowedTools.has(call.name)) {
+    if (!always && allowedTools.has(request.tool)) {
       answered('allow', 'session');
       return undefined;
     }
-    const request: ApprovalRequest = {
-      id: call.id,
-      tool: call.name,
-      args: call.args,
-      ...(call.parent ? { parent: { id: call.parent.id, tool: call.parent.name, ...programs.get(call.parent.id) } } : {}),
-    };
     scope.emit('tool/approval', { stage: 'request', ...request });
     if (options.approver === undefined) {
-      const reason =
-        `the call to "${call.name}" needs approval (policy "${options.policy}") and no one can be asked here; ` +
-        `rerun with ${options.flagHint ?? '--approve never'} to let such calls run without asking, or use an interactive front-end`;
+      const reason = always
+        ? `${request.why ?? `the call to "${request.tool}" needs a person's yes`}; no one can be asked here, so it is refused. ` +
+          'Run it in an interactive front-end (ptc chat, ptc ui, ptc acp) and approve that call, or make the change yourself'
+        : `the call to "${request.tool}" needs approval (policy "${options.policy}") and no one can be asked here; ` +
+          `rerun with ${options.flagHint ?? '--approve never'} to let such calls run without asking, or use an interactive front-end`;
       answered('deny', 'policy', reason);
-      return { block: reason };
+      return reason;
     }
-    const signal = call.signal ?? new AbortController().signal;
-    // The person's time is not the program's: a sub-call's wait does not count against its deadline.
-    const release = call.holdDeadline?.();
+    // The wait counts against a program's deadline (docs/approvals.md, "Waits and deadlines"): a
+    // program is never left running past its deadline while one of its calls waits.
     let answer: ApprovalAnswer;
     try {
       answer = await waitForAnswer(options.approver, request, signal);
     } catch (error) {
       const reason = signal.aborted ? 'the call was aborted while it waited for approval' : `asking for approval failed: ${error instanceof Error ? error.message : String(error)}`;
       answered('deny', 'policy', reason);
-      return { block: reason };
-    } finally {
-      release?.();
+      return reason;
     }
     if (answer.decision === 'deny') {
       const reason = answer.reason !== undefined && answer.reason.trim() !== '' ? `denied by the user: ${answer.reason}` : 'denied by the user';
       answered('deny', 'person', reason);
-      return { block: reason };
+      return reason;
     }
-    if (answer.decision === 'allow-tool') allowedTools.add(call.name);
-    answered(answer.decision, 'person');
+    // A protected path is asked every time: "allow for the session" answers only this call there.
+    if (answer.decision === 'allow-tool' && !always) allowedTools.add(request.tool);
+    answered(always && answer.decision === 'allow-tool' ? 'allow' : answer.decision, 'person');
     return undefined;
+  };
+
+  const offPre = scope.on('tools/pre-execute', async (call): Promise<BlockDecision | undefined> => {
+    if (call.name === RUN_CODE_TOOL_NAME) {
+      programs.set(call.id, programOf(call.args));
+      return undefined;
+    }
+    if (!needsApproval(call)) return undefined;
+    const request: ApprovalRequest = {
+      id: call.id,
+      tool: call.name,
+      args: call.args,
+      ...(call.parent ? { parent: { id: call.parent.id, tool: call.parent.name, ...programs.get(call.parent.id) } } : {}),
+    };
+    const reason = await decide(request, call.signal ?? new AbortController().signal, false);
+    return reason === undefined ? undefined : { block: reason };
   });
   const offResult = scope.on('tools/result', (event) => {
     if (event.call.name === RUN_CODE_TOOL_NAME) programs.delete(event.call.id);
   });
+  const service: ApprovalsService = {
+    policy: options.policy,
+    confirm: (request, signal, confirmOptions) => {
+      const parent = request.parent;
+      const program = parent === undefined ? undefined : programs.get(parent.id);
+      const shown = parent !== undefined && program !== undefined ? { ...request, parent: { ...program, ...parent } } : request;
+      return decide(shown, signal, confirmOptions?.always === true);
+    },
+    installOn: (other) => attach(other, options, allowedTools),
+  };
+  // The first installation on a registry provides the service; a second one (not done by the
+  // front-ends) only adds its listener.
+  const provided = scope.get('approvals') === undefined ? scope.plugin({ name: 'approvals', apply: (ctx) => ctx.provide('approvals', service) }) : undefined;
   return async () => {
     await offPre();
     await offResult();
+    await provided?.dispose();
   };
 }
 

@@ -6,6 +6,7 @@ import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { writeFileAtomicAt } from './atomic-write.js';
 import { describeFsError } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
+import { resolveForWrite } from './protected-write.js';
 import { loadTextFile } from './read.js';
 
 export interface EditArgs {
@@ -61,11 +62,11 @@ export function createEditTool(options: FileToolOptions): ToolDefinition<EditArg
     description: EDIT_DESCRIPTION,
     inputSchema: EDIT_INPUT_SCHEMA,
     outputSchema: EDIT_OUTPUT_SCHEMA,
-    async execute(args) {
+    async execute(args, exec) {
       if (args.old_string === args.new_string) {
         throw new InvalidArgsError('old_string and new_string are identical, so the edit would change nothing.');
       }
-      const file = resolver.resolve(args.path, 'write');
+      const file = await resolveForWrite(resolver, args.path, { tool: 'edit', args: { ...args }, exec });
       try {
         return await editOpened(file, args);
       } finally {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { PermissionDeniedError, ToolFailedError } from '../errors.js';
 import { MAX_SYMLINK_HOPS } from '../limits.js';
 import { isWithin } from '../sandbox/policy.js';
-import { policyRoots, type WorkspacePolicy } from '../sandbox/workspace-policy.js';
+import { isProtectedUnder, policyRoots, type WorkspacePolicy } from '../sandbox/workspace-policy.js';
 import { describeFsError } from './fs-errors.js';
 import { DIR_FLAGS, LEAF_FLAGS, at, closeQuietly, errnoCode, isLinkRefusal, readLinkAt, realPathOfFd } from './safe-fs.js';
 
@@ -53,6 +53,26 @@ export interface FollowedEntry {
 export interface ResolveOptions {
   /** Create missing parent directories (write). Each is created inside a checked directory descriptor. */
   readonly createParents?: boolean;
+  /**
+   * A person approved this write although it targets a protected path (docs/sandbox.md, "Protected
+   * paths"); without it such a write throws ProtectedPathError before anything is created.
+   */
+  readonly allowProtected?: boolean;
+}
+
+/** A write to a protected path that no person approved (PERMISSION_DENIED). */
+export class ProtectedPathError extends PermissionDeniedError {
+  /** The path as shown (relative to the workspace when inside it). */
+  readonly display: string;
+
+  constructor(userPath: string, display: string) {
+    super(
+      `Permission denied: "${userPath}" is a protected path (every .git and .ptc, and the paths given with --protect, ` +
+        'are read-only for programs and written by the file tools only when a person approves that exact call).',
+    );
+    this.name = 'ProtectedPathError';
+    this.display = display;
+  }
 }
 
 export interface PathResolver {
@@ -132,7 +152,7 @@ export function createPathResolver(options: FileToolOptions): PathResolver {
    * of the rest (an absolute one restarts from a fresh base), `..` pops a frame. Returns the opened
    * last component with the frames leading to it, or where the path stops existing.
    */
-  const walk = (frames: Frame[], pending: string[], shown: string, create?: (frame: Frame) => void): WalkEnd => {
+  const walk = (frames: Frame[], pending: string[], shown: string, create?: (frame: Frame, name: string) => void): WalkEnd => {
     let hops = 0;
     let creations = 0;
     const top = (): Frame => frames[frames.length - 1] as Frame;
@@ -187,7 +207,7 @@ export function createPathResolver(options: FileToolOptions): PathResolver {
           if (++creations > MAX_SYMLINK_HOPS + frames.length + pending.length + 1) {
             throw new ToolFailedError(`Cannot write ${shown}: its directories keep disappearing while they are created.`);
           }
-          create(dir);
+          create(dir, name);
           try {
             fs.mkdirSync(at(dir.fd, name));
           } catch (mkdirError) {
@@ -215,11 +235,18 @@ export function createPathResolver(options: FileToolOptions): PathResolver {
   const resolve = (userPath: string, access: PathAccess, resolveOptions: ResolveOptions = {}): OpenedPath => {
     const absolute = path.resolve(cwd, userPath);
     const shown = display(absolute);
+    const guarded = access === 'write' && resolveOptions.allowProtected !== true;
+    const refuseProtected = (target: string): void => {
+      if (guarded && isProtectedUnder(policy, target)) throw new ProtectedPathError(userPath, display(target));
+    };
+    // The path as given first, so nothing is created on the way to a protected one.
+    refuseProtected(absolute);
     const base = openBase(absolute);
     const frames = [base.frame];
-    const checkWritable = (frame: Frame): void => {
+    const checkWritable = (frame: Frame, name: string): void => {
       const real = realPathOfFd(frame.fd);
       if (!inside(real, 'write')) throw deny(userPath, absolute, real, 'write');
+      refuseProtected(path.join(real, name));
     };
     let end: WalkEnd;
     try {
@@ -246,6 +273,8 @@ export function createPathResolver(options: FileToolOptions): PathResolver {
         const checked = access === 'write' && parentReal !== undefined ? parentReal : real;
         if (!inside(real, access) || !inside(checked, access)) throw deny(userPath, absolute, real, access);
       }
+      // Where the write really lands (through any symbolic link) is what must not be protected.
+      refuseProtected(real);
       const stat = fd === undefined ? undefined : fs.fstatSync(fd);
       const name = end.kind === 'found' ? end.name : end.rest.length === 1 ? end.rest[0] : undefined;
       return { absolute, display: shown, real, fd, stat, parentFd: parent?.fd, name, close };

@@ -12,12 +12,13 @@ import {
   MAX_EDITOR_HISTORY_CHARS,
   MAX_TOOL_OUTPUT_CHARS,
 } from '../limits.js';
-import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { defineTool, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
 import { writeFileAtomicAt } from './atomic-write.js';
 import { listDirectory } from './directory-listing.js';
 import { EditorHistory } from './editor-history.js';
 import { describeFsError } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
+import { resolveForWrite } from './protected-write.js';
 import { loadTextFile, shortenLine, splitLines } from './read.js';
 import { at } from './safe-fs.js';
 
@@ -117,12 +118,17 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
 
   type Shown = { path: string; output: string };
   const withPath = async (
-    userPath: string,
+    args: StrReplaceEditorArgs,
+    exec: ToolExecContext,
     access: 'read' | 'write',
     create: boolean,
     use: (file: OpenedPath) => Promise<string>,
   ): Promise<Shown> => {
-    const file = resolver.resolve(userPath, access, create ? { createParents: true } : {});
+    const options = create ? { createParents: true } : {};
+    const file =
+      access === 'read'
+        ? resolver.resolve(args.path, access, options)
+        : await resolveForWrite(resolver, args.path, { tool: 'str_replace_editor', args: { ...args }, exec }, options);
     try {
       return { path: file.display, output: await use(file) };
     } finally {
@@ -131,8 +137,8 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
   };
 
   const commands = {
-    view: (args: StrReplaceEditorArgs) =>
-      withPath(args.path, 'read', false, async (file) => {
+    view: (args: StrReplaceEditorArgs, exec: ToolExecContext) =>
+      withPath(args, exec, 'read', false, async (file) => {
         if (file.stat?.isDirectory() === true) {
           if (args.view_range !== undefined) throw new InvalidArgsError('view_range only applies to files; omit it to list a directory.');
           return listDirectory(file);
@@ -141,8 +147,8 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
         return viewFile(file.display, text, args.view_range);
       }),
 
-    create: (args: StrReplaceEditorArgs) =>
-      withPath(args.path, 'write', true, async (file) => {
+    create: (args: StrReplaceEditorArgs, exec: ToolExecContext) =>
+      withPath(args, exec, 'write', true, async (file) => {
         const fileText = required(args, 'file_text');
         if (file.stat?.isDirectory() === true) throw new ToolFailedError(`${file.display} is a directory; create needs a file path.`);
         if (file.fd !== undefined) {
@@ -156,8 +162,8 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
         return `File created successfully at: ${file.display}`;
       }),
 
-    str_replace: (args: StrReplaceEditorArgs) =>
-      withPath(args.path, 'write', false, async (file) => {
+    str_replace: (args: StrReplaceEditorArgs, exec: ToolExecContext) =>
+      withPath(args, exec, 'write', false, async (file) => {
         const oldStr = required(args, 'old_str');
         const newStr = args.new_str ?? '';
         const text = await loadEditable(file, 'str_replace');
@@ -184,8 +190,8 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
         return editedMessage(file.display, updated, firstLine, firstLine + lineCount(newStr) - 1);
       }),
 
-    insert: (args: StrReplaceEditorArgs) =>
-      withPath(args.path, 'write', false, async (file) => {
+    insert: (args: StrReplaceEditorArgs, exec: ToolExecContext) =>
+      withPath(args, exec, 'write', false, async (file) => {
         const insertLine = required(args, 'insert_line');
         const newStr = required(args, 'new_str');
         const text = await loadEditable(file, 'insert');
@@ -202,8 +208,8 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
         return editedMessage(file.display, updated, insertLine + 1, insertLine + lineCount(newStr));
       }),
 
-    undo_edit: (args: StrReplaceEditorArgs) =>
-      withPath(args.path, 'write', false, async (file) => {
+    undo_edit: (args: StrReplaceEditorArgs, exec: ToolExecContext) =>
+      withPath(args, exec, 'write', false, async (file) => {
         const entry = history.pop(file.real);
         if (entry === undefined) {
           throw new ToolFailedError(
@@ -223,14 +229,14 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
         }
         return `Last edit to ${file.display} undone successfully. ${viewFile(file.display, entry.previous, undefined)}`;
       }),
-  } satisfies Record<StrReplaceEditorCommand, (args: StrReplaceEditorArgs) => Promise<Shown>>;
+  } satisfies Record<StrReplaceEditorCommand, (args: StrReplaceEditorArgs, exec: ToolExecContext) => Promise<Shown>>;
 
   return defineTool<StrReplaceEditorArgs, StrReplaceEditorOutput>({
     name: 'str_replace_editor',
     description: STR_REPLACE_EDITOR_DESCRIPTION,
     inputSchema: STR_REPLACE_EDITOR_INPUT_SCHEMA,
     outputSchema: STR_REPLACE_EDITOR_OUTPUT_SCHEMA,
-    async execute(args) {
+    async execute(args, exec) {
       const stray = OPTIONAL_ARGS.filter((name) => args[name] !== undefined && !ALLOWED[args.command].includes(name));
       if (stray.length > 0) {
         throw new InvalidArgsError(
@@ -238,7 +244,7 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
             (ALLOWED[args.command].length === 0 ? 'it takes only path.' : `it takes path and ${ALLOWED[args.command].join(', ')}.`),
         );
       }
-      const { path, output } = await commands[args.command](args);
+      const { path, output } = await commands[args.command](args, exec);
       return { command: args.command, path, output };
     },
     renderContent(value) {

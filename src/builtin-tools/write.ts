@@ -6,6 +6,7 @@ import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { writeFileAtomicAt } from './atomic-write.js';
 import { describeFsError } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions } from './path-resolver.js';
+import { resolveForWrite } from './protected-write.js';
 
 export interface WriteArgs {
   path: string;
@@ -50,9 +51,9 @@ export function createWriteTool(options: FileToolOptions): ToolDefinition<WriteA
     description: WRITE_DESCRIPTION,
     inputSchema: WRITE_INPUT_SCHEMA,
     outputSchema: WRITE_OUTPUT_SCHEMA,
-    async execute(args) {
+    async execute(args, exec) {
       const data = Buffer.from(args.content, 'utf8');
-      const file = resolver.resolve(args.path, 'write', { createParents: true });
+      const file = await resolveForWrite(resolver, args.path, { tool: 'write', args: { ...args }, exec }, { createParents: true });
       try {
         if (file.stat?.isDirectory() === true || file.parentFd === undefined || file.name === undefined) {
           throw new ToolFailedError(`${file.display} is a directory; write needs a file path inside it.`);

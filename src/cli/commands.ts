@@ -70,11 +70,11 @@ export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 
 }
 
 /** The harness settings a CLI command takes from its flags (workspace, preset, plugins, deadline, sandbox policy). */
-export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet'>;
+export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet' | 'protect'>;
 
 /** HarnessOptions from CLI flags: `--plugin` files become rows relative to the command's cwd. */
 export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls'>): HarnessOptions {
-  const { plugins, mcpConfigs, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, maxParallelSubCalls } = options;
+  const { plugins, mcpConfigs, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, protect, maxParallelSubCalls } = options;
   const rows = [
     ...(plugins ?? []).map((name) => ({ name, baseDir: process.cwd(), at: '--plugin' })),
     ...(mcpConfigs ?? []).map((file) => mcpConfigRow(file)),
@@ -87,6 +87,7 @@ export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, '
     ...(allowRead !== undefined ? { allowRead } : {}),
     ...(allowWrite !== undefined ? { allowWrite } : {}),
     ...(allowNet !== undefined ? { allowNet } : {}),
+    ...(protect !== undefined && protect.length > 0 ? { protect } : {}),
     ...(maxParallelSubCalls !== undefined ? { maxParallelSubCalls } : {}),
     ...(rows.length > 0 ? { plugins: rows } : {}),
   };

@@ -38,6 +38,7 @@ export interface PolicyFlags {
   allowRead?: string[];
   allowWrite?: string[];
   allowNet?: boolean;
+  protect?: string[];
   json?: boolean;
 }
 
@@ -64,6 +65,7 @@ export function policyFromFlags(o: PolicyFlags) {
     allowRead: o.allowRead ?? [],
     allowWrite: o.allowWrite ?? [],
     allowNet: o.allowNet === true,
+    protect: o.protect ?? [],
     json: o.json === true,
   };
 }

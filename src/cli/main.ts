@@ -67,7 +67,8 @@ function addPolicyOptions(command: Command): Command {
     .addOption(new Option('--sandbox <mode>', 'required | auto | off').choices(['required', 'auto', 'off']).default('auto'))
     .option('--allow-read <path>', 'widen the read policy (repeatable)', collect)
     .option('--allow-write <path>', 'widen the write policy (repeatable)', collect)
-    .option('--allow-net', 'allow network from programs and tools');
+    .option('--allow-net', 'allow network from programs and tools')
+    .option('--protect <path>', 'keep a path read-only for programs and ask before the file tools write it, besides .git and .ptc (repeatable)', collect);
 }
 
 

@@ -29,6 +29,7 @@ export function buildUiCommand(io: UiCommandIo = processIo()): Command {
     .option('--allow-read <path>', 'widen the read policy (repeatable)', collect)
     .option('--allow-write <path>', 'widen the write policy (repeatable)', collect)
     .option('--allow-net', 'allow network from programs and tools')
+    .option('--protect <path>', 'keep a path read-only for programs and ask before the file tools write it, besides .git and .ptc (repeatable)', collect)
     .option('--model <provider:id>', 'the model the page starts with, e.g. deepseek:deepseek-chat, openai:gpt-4.1')
     .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
     .option('--max-steps <n>', 'stop each turn after this many model requests', integer('--max-steps', 1, Number.MAX_SAFE_INTEGER))

@@ -48,7 +48,7 @@ export function ptcTransportConfig(settings: HarnessSettings): PtcPluginConfig {
   return {
     cwd,
     ...(maxParallelSubCalls !== undefined ? { maxParallelSubCalls } : {}),
-    policy: { allowRead: [...policy.read], allowWrite: [...policy.write], network: policy.network },
+    policy: { allowRead: [...policy.read], allowWrite: [...policy.write], network: policy.network, protect: [...(policy.protect ?? [])] },
   };
 }
 

@@ -7,12 +7,14 @@ import type { WorkspacePolicy } from '../sandbox/index.js';
 
 /** The run's policy: the runtime's process rule plus the request's paths and network (resolve()d). */
 export function workspacePolicyOf(spec: ResolvedRunSpec, processes: boolean): WorkspacePolicy {
-  return { cwd: spec.cwd, read: spec.policy.read, write: spec.policy.write, network: spec.policy.network, processes };
+  const { read, write, network, protect, readOnlyWorkspace } = spec.policy;
+  return { cwd: spec.cwd, read, write, network, processes, protect: protect ?? [], readOnlyWorkspace: readOnlyWorkspace === true };
 }
 
-/** Everything about a run that is fixed when its child is spawned (binds, network, cwd). */
+/** Everything about a run that is fixed when its child is spawned (binds, network, cwd, read-only workspace). */
 export function policyKeyOf(spec: ResolvedRunSpec): string {
-  return JSON.stringify([spec.cwd, [...spec.policy.read].sort(), [...spec.policy.write].sort(), spec.policy.network]);
+  const p = spec.policy;
+  return JSON.stringify([spec.cwd, [...p.read].sort(), [...p.write].sort(), p.network, [...(p.protect ?? [])].sort(), p.readOnlyWorkspace === true]);
 }
 
 /** A spec that did not come from this runtime's resolve() is validated as the request it stands for. */
@@ -32,6 +34,8 @@ export function respecify(spec: ResolvedRunSpec): RunRequest {
       ...(p.read === undefined ? {} : { allowRead: p.read }),
       ...(p.write === undefined ? {} : { allowWrite: p.write }),
       ...(p.network === undefined ? {} : { network: p.network }),
+      ...(p.protect === undefined ? {} : { protect: p.protect }),
+      ...(p.readOnlyWorkspace === undefined ? {} : { readOnlyWorkspace: p.readOnlyWorkspace }),
     },
   };
 }

@@ -28,7 +28,7 @@ export interface ResolveRequestOptions {
 const RESERVED_ERROR_PROPERTIES = new Set(['name', 'message', 'stack', 'cause']);
 
 const REQUEST_KEYS = new Set(['program', 'bindings', 'cwd', 'timeoutMs', 'signal', 'policy', 'onLog']);
-const POLICY_KEYS = new Set(['allowRead', 'allowWrite', 'network']);
+const POLICY_KEYS = new Set(['allowRead', 'allowWrite', 'network', 'protect', 'readOnlyWorkspace']);
 const NAMESPACE_KEYS = new Set(['global', 'functions', 'errorClass']);
 const ERROR_CLASS_KEYS = new Set(['name', 'memberNameProperty']);
 
@@ -90,10 +90,12 @@ function resolveSignal(value: unknown): AbortSignal | undefined {
 }
 
 function resolvePolicy(value: unknown, cwd: string): ResolvedRunSpec['policy'] {
-  if (value === undefined) return Object.freeze({ read: Object.freeze([]), write: Object.freeze([]), network: false });
+  if (value === undefined) {
+    return Object.freeze({ read: Object.freeze([]), write: Object.freeze([]), network: false, protect: Object.freeze([]), readOnlyWorkspace: false });
+  }
   if (!isRecord(value)) throw new ConfigError(`policy must be an object, got ${typeName(value)}.`);
   rejectUnknownKeys(value, POLICY_KEYS, 'policy');
-  const paths = (field: 'allowRead' | 'allowWrite'): readonly string[] => {
+  const paths = (field: 'allowRead' | 'allowWrite' | 'protect'): readonly string[] => {
     const list = value[field];
     if (list === undefined) return Object.freeze([]);
     if (!Array.isArray(list)) throw new ConfigError(`policy.${field} must be an array of paths.`);
@@ -112,7 +114,17 @@ function resolvePolicy(value: unknown, cwd: string): ResolvedRunSpec['policy'] {
   if (network !== undefined && typeof network !== 'boolean') {
     throw new ConfigError(`policy.network must be a boolean, got ${typeName(network)}.`);
   }
-  return Object.freeze({ read: paths('allowRead'), write: paths('allowWrite'), network: network === true });
+  const readOnlyWorkspace = value['readOnlyWorkspace'];
+  if (readOnlyWorkspace !== undefined && typeof readOnlyWorkspace !== 'boolean') {
+    throw new ConfigError(`policy.readOnlyWorkspace must be a boolean, got ${typeName(readOnlyWorkspace)}.`);
+  }
+  return Object.freeze({
+    read: paths('allowRead'),
+    write: paths('allowWrite'),
+    network: network === true,
+    protect: paths('protect'),
+    readOnlyWorkspace: readOnlyWorkspace === true,
+  });
 }
 
 function resolveBindings(value: unknown, reserved: ReadonlySet<string>): readonly BindingNamespace[] {

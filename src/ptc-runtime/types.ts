@@ -13,6 +13,13 @@ export interface PolicyWidening {
   readonly allowRead?: readonly string[];
   readonly allowWrite?: readonly string[];
   readonly network?: boolean;
+  /** Paths kept read-only besides `.git` and `.ptc` (`--protect`; docs/sandbox.md, "Protected paths"). */
+  readonly protect?: readonly string[];
+  /**
+   * Not a widening: the workspace and the writable roots are read-only for this run (set by run_code
+   * under `--approve writes|all`, docs/approvals.md); the private temp dir stays writable.
+   */
+  readonly readOnlyWorkspace?: boolean;
 }
 
 /** Context handed to a binding function for one call from the program. */
@@ -82,6 +89,8 @@ export interface ResolvedRunSpec {
     readonly read: readonly string[];
     readonly write: readonly string[];
     readonly network: boolean;
+    readonly protect: readonly string[];
+    readonly readOnlyWorkspace: boolean;
   };
 }
 

@@ -22,6 +22,7 @@ const ptcConfig = z.object({
       allowRead: z.array(z.string()).optional(),
       allowWrite: z.array(z.string()).optional(),
       network: z.boolean().optional(),
+      protect: z.array(z.string()).optional(),
     })
     .optional(),
 });

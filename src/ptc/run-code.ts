@@ -6,11 +6,12 @@
 import { isSdkLanguage } from '../codegen/index.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
-import { AbortedError, HarnessError, type ErrorCode, type ErrorInfo } from '../errors.js';
+import { AbortedError, HarnessError, PermissionDeniedError, type ErrorCode, type ErrorInfo } from '../errors.js';
 import { checkJson, renderJson, type JsonValue } from '../json.js';
 import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
-import { defineTool, type DeferredContext, type ToolCallRef, type ToolDefinition } from '../tools/types.js';
+import { selectBackend } from '../sandbox/index.js';
+import { defineTool, type DeferredContext, type ToolCallRef, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
 import { DEFAULT_MAX_PARALLEL_SUB_CALLS, DispatchPool } from './dispatch-pool.js';
 import { createSdkBinding } from './sdk-binding.js';
 
@@ -107,6 +108,7 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
       const scope = exec.scope;
       const tools = scope?.get('tools');
       if (!scope || !tools) throw new HarnessError('RUNTIME_UNAVAILABLE', 'run_code must be executed through the tool registry.');
+      const policy = await programPolicy(runtime, options.policy, args, exec);
       const bridge = new Bridge(tools, scope, { id: exec.callId, name: RUN_CODE_TOOL_NAME }, maxParallel, exec.signal);
       let result: RunResult;
       try {
@@ -121,7 +123,7 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
           ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
           signal: bridge.signal,
           onLog: (line) => scope.emit('tool/ptc-log', { id: exec.callId, line }),
-          ...(options.policy ? { policy: options.policy } : {}),
+          ...(policy ? { policy } : {}),
         });
         result = await runtime.run(spec);
       } finally {
@@ -134,6 +136,43 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
     },
     renderContent: (value) => renderRunCodeValue(value),
   });
+}
+
+/**
+ * The policy of one program (docs/approvals.md, "Programs"). Under `--approve writes|all` a program
+ * must not change the workspace behind the approvals: where the runtime's sandbox can hold the
+ * workspace read-only it runs so (its changes go through tools.write/edit/bash, which ask); where
+ * none can (sandbox off, no backend for the runtime), the run itself asks once, showing the program.
+ */
+async function programPolicy(runtime: PtcRuntime, base: PolicyWidening | undefined, args: RunCodeArgs, exec: ToolExecContext): Promise<PolicyWidening | undefined> {
+  const approvals = exec.scope?.get('approvals');
+  if (approvals === undefined || approvals.policy === 'never') return base;
+  if (await holdsWorkspaceReadOnly(runtime)) return { ...base, readOnlyWorkspace: true };
+  const reason = await approvals.confirm(
+    {
+      id: exec.callId,
+      tool: RUN_CODE_TOOL_NAME,
+      args: { code: args.code, description: args.description },
+      why: 'no sandbox here can keep this program from changing the workspace, so the whole program asks before it runs',
+    },
+    exec.signal,
+  );
+  if (reason !== undefined) throw new PermissionDeniedError(`The program did not run: ${reason}.`);
+  return base;
+}
+
+/**
+ * Whether the runtime's sandbox keeps a read-only workspace: bwrap for any language (its children
+ * too), Node's permission model for a Node runtime (it refuses child processes outright). A runtime
+ * other than the shipped process runtimes must honour `readOnlyWorkspace` itself.
+ */
+async function holdsWorkspaceReadOnly(runtime: PtcRuntime): Promise<boolean> {
+  try {
+    return (await selectBackend(runtime.sandboxMode, runtime.language === 'typescript' ? 'node' : 'exec')) !== 'none';
+  } catch {
+    // `required` without bwrap: the run fails SANDBOX_UNAVAILABLE anyway; asking first would be noise.
+    return true;
+  }
 }
 
 /** Logs first, then the result: strings raw, anything else pretty JSON. */

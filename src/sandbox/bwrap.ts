@@ -6,6 +6,7 @@ import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { basename, dirname, posix } from 'node:path';
 import { SANDBOX_SHM_MAX_BYTES, SANDBOX_TMP_MAX_BYTES } from '../limits.js';
 import { isWithin, realExecPath, realpathOrUndefined, type ResolvedPolicyPaths } from './policy.js';
+import type { ProtectedBinds } from './protected-paths.js';
 
 /**
  * The /etc entries a confined process may read, bound read-only when they exist. Everything else in
@@ -93,6 +94,8 @@ function nodeInstallOf(realNode: string): { nodeInstall?: string } {
 export interface BwrapProfileInput {
   readonly layout: HostLayout;
   readonly paths: ResolvedPolicyPaths;
+  /** Protected entries inside the writable roots (findProtectedBinds); none when omitted. */
+  readonly protect?: ProtectedBinds;
   /** Real paths the runtime itself reads (bootstrap), bound read-only. */
   readonly runtimeRead: readonly string[];
   readonly network: boolean;
@@ -124,7 +127,10 @@ interface Mount {
  * Builds bwrap's arguments (without the bwrap executable itself). Mounts are ordered by the depth of
  * their destination so a parent is always mounted before what is mounted inside it, whatever the
  * policy paths are; for the same destination the later category wins (system < private mounts <
- * runtime < read < cwd < write). The root and /dev tmpfs are remounted read-only last, so a write
+ * runtime < read < cwd < write < protected). cwd is bound read-only when the policy says so
+ * (docs/approvals.md, "Programs"). Protected entries are bound read-only over the writable binds,
+ * a missing `.git`/`.ptc` at a root gets an empty read-only tmpfs, and the directories leading to a
+ * nested one are bound onto themselves so they cannot be renamed away (docs/sandbox.md). The root and /dev tmpfs are remounted read-only last, so a write
  * outside the writable binds fails (EROFS) instead of landing in a throwaway file; the private /tmp
  * and /dev/shm are sized, since tmpfs pages are memory the runtime's RSS watchdog cannot see.
  */
@@ -144,8 +150,11 @@ export function buildBwrapArgs(input: BwrapProfileInput): string[] {
     { dest: '/tmp', args: ['--size', String(input.tmpMaxBytes ?? SANDBOX_TMP_MAX_BYTES), '--tmpfs', '/tmp'] },
     ...input.runtimeRead.map((path) => ro(path)),
     ...paths.read.map((path) => ro(path)),
-    rw(paths.cwd),
+    paths.cwdReadOnly === true ? ro(paths.cwd) : rw(paths.cwd),
     ...paths.write.map((path) => rw(path)),
+    ...(input.protect?.pins ?? []).map((path) => rw(path)),
+    ...(input.protect?.existing ?? []).map((path) => ro(path)),
+    ...(input.protect?.placeholders ?? []).map((path) => ({ dest: path, args: ['--tmpfs', path, '--remount-ro', path] })),
   ];
   const ordered = mounts
     .map((mount, index) => ({ mount, index, depth: pathDepth(mount.dest) }))

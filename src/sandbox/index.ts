@@ -8,6 +8,7 @@ import { buildBwrapArgs, readHostLayout } from './bwrap.js';
 import { openFilterFd, releaseOnce } from './filter-fd.js';
 import { buildNodePermissionArgs, nodePermissionFlag } from './node-permission.js';
 import { realpathOrUndefined, resolvePolicyPaths } from './policy.js';
+import { findProtectedBinds } from './protected-paths.js';
 import { probeSandbox } from './probe.js';
 import { buildSandboxFilter, encodeFilter, hasSeccompRules, type SeccompRules } from './seccomp-filter.js';
 import type { LaunchPlan, LaunchRequest, SandboxBackendName, SandboxMode } from './types.js';
@@ -80,6 +81,9 @@ function planNone(request: LaunchRequest): LaunchPlan {
 function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: boolean): LaunchPlan {
   const { policy } = request;
   const paths = resolvePolicyPaths(policy);
+  // A read-only workspace needs no protected binds: nothing in it can be written or created.
+  const writableRoots = paths.cwdReadOnly === true ? [] : [paths.cwd, ...paths.write];
+  const protect = findProtectedBinds(writableRoots, paths.protect ?? []);
   // Without a filter for this architecture, a policy that denies processes cannot be honoured:
   // children are still confined and killed with the namespace, so process enforcement is partial.
   const rules: SeccompRules = {
@@ -99,6 +103,7 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
     const args = buildBwrapArgs({
       layout: readHostLayout(),
       paths,
+      protect,
       runtimeRead: runtimeReadPaths(request),
       network: policy.network,
       env: policy.env,

@@ -34,7 +34,8 @@ export function buildNodePermissionArgs(input: NodePermissionInput): string[] {
     ...paths.read,
     ...paths.write,
   ]);
-  const write = unique([paths.cwd, ...paths.write]);
+  // A read-only workspace (docs/approvals.md): only the private dirs in `write` stay writable.
+  const write = unique(paths.cwdReadOnly === true ? [...paths.write] : [paths.cwd, ...paths.write]);
   return [
     input.permissionFlag,
     ...read.map((path) => `--allow-fs-read=${path}`),

@@ -22,6 +22,8 @@ export function policyKey(policy: SandboxPolicy): string {
     uniqueSorted(policy.write),
     policy.network,
     policy.processes,
+    uniqueSorted(policy.protect ?? []),
+    policy.readOnlyWorkspace === true,
     env,
   ]);
 }
@@ -59,6 +61,10 @@ export interface ResolvedPolicyPaths {
   readonly read: readonly string[];
   /** Extra writable paths not already covered by cwd or another writable path. */
   readonly write: readonly string[];
+  /** cwd itself is read-only (SandboxPolicy.readOnlyWorkspace); `write` then holds only private dirs. */
+  readonly cwdReadOnly?: boolean;
+  /** Existing protected paths given by the policy (`--protect`), real. */
+  readonly protect?: readonly string[];
 }
 
 /**
@@ -68,7 +74,7 @@ export interface ResolvedPolicyPaths {
  * relative path is caller misuse (CONFIG). Paths already covered by a writable path are dropped so a
  * read-only bind never narrows the workspace.
  */
-export function resolvePolicyPaths(policy: Pick<SandboxPolicy, 'cwd' | 'read' | 'write'>): ResolvedPolicyPaths {
+export function resolvePolicyPaths(policy: Pick<SandboxPolicy, 'cwd' | 'read' | 'write' | 'protect' | 'readOnlyWorkspace'>): ResolvedPolicyPaths {
   if (!isAbsolute(policy.cwd)) throw new ConfigError(`sandbox cwd must be an absolute path, got "${policy.cwd}".`);
   const cwd = realpathOrUndefined(policy.cwd);
   if (cwd === undefined) throw new ConfigError(`sandbox cwd "${policy.cwd}" does not exist.`);
@@ -81,12 +87,21 @@ export function resolvePolicyPaths(policy: Pick<SandboxPolicy, 'cwd' | 'read' | 
     }
     return out;
   };
-  const writable: string[] = [cwd];
+  const cwdReadOnly = policy.readOnlyWorkspace === true;
+  // A read-only cwd covers no writable path: a private dir inside it must still get its own bind.
+  const writable: string[] = cwdReadOnly ? [] : [cwd];
   for (const path of resolveAll(policy.write, 'write').sort(byDepth)) {
     if (!writable.some((w) => isWithin(path, w))) writable.push(path);
   }
   const read = resolveAll(policy.read, 'read').filter((path) => !writable.some((w) => isWithin(path, w)));
-  return { cwd, read, write: writable.slice(1) };
+  const protect = resolveAll(policy.protect ?? [], 'protect');
+  return {
+    cwd,
+    read,
+    write: cwdReadOnly ? writable : writable.slice(1),
+    ...(cwdReadOnly ? { cwdReadOnly } : {}),
+    ...(protect.length > 0 ? { protect } : {}),
+  };
 }
 
 /** True when `path` is `base` or inside it (both absolute and normalised). */

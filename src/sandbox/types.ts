@@ -34,6 +34,16 @@ export interface WorkspacePolicy {
   readonly network: boolean;
   /** May programs and commands start child processes (confined by the same policy, killed with the run)? */
   readonly processes: boolean;
+  /**
+   * Paths read-only even inside a writable root (`--protect`), absolute; `.git` and `.ptc` entries are
+   * protected besides these whatever this says (docs/sandbox.md, "Protected paths").
+   */
+  readonly protect?: readonly string[];
+  /**
+   * The workspace and the writable roots are read-only (a program under `--approve writes|all`: it
+   * changes files only through tools that ask; docs/approvals.md). A private temp dir stays writable.
+   */
+  readonly readOnlyWorkspace?: boolean;
 }
 
 /**

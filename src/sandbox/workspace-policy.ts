@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { isWithin, realpathOrUndefined } from './policy.js';
+import { isProtectedPath } from './protected-paths.js';
 import type { SandboxPolicy, WorkspacePolicy } from './types.js';
 
 export type { WorkspacePolicy } from './types.js';
@@ -16,6 +17,8 @@ export interface WorkspacePolicyInput {
   readonly allowWrite?: readonly string[];
   readonly network?: boolean;
   readonly processes?: boolean;
+  /** Paths read-only for programs and asked for by the file tools (`--protect`), besides `.git` and `.ptc`. */
+  readonly protect?: readonly string[];
 }
 
 /**
@@ -43,13 +46,28 @@ export function resolveWorkspacePolicy(input: WorkspacePolicyInput): WorkspacePo
   }
   const writable = [cwd, ...write];
   const read = realOf(input.allowRead).filter((root) => !writable.some((w) => isWithin(root, w)));
+  // A protected path need not exist yet: the file tools refuse to create it, so it is kept by its
+  // real parent (or as given) when missing.
+  const protect: string[] = [];
+  for (const given of input.protect ?? []) {
+    const absolute = path.resolve(absoluteCwd, given);
+    const parent = realpathOrUndefined(path.dirname(absolute));
+    const real = realpathOrUndefined(absolute) ?? (parent === undefined ? absolute : path.join(parent, path.basename(absolute)));
+    if (!protect.includes(real)) protect.push(real);
+  }
   return Object.freeze({
     cwd,
     read: Object.freeze(read),
     write: Object.freeze(write),
     network: input.network ?? false,
     processes: input.processes ?? true,
+    protect: Object.freeze(protect),
   });
+}
+
+/** True when a write to `target` (absolute, real) must have a person's yes (docs/sandbox.md, "Protected paths"). */
+export function isProtectedUnder(policy: WorkspacePolicy, target: string): boolean {
+  return isProtectedPath(target, policyRoots(policy, 'write'), policy.protect ?? []);
 }
 
 /** The roots a kind of access may touch: cwd and the writable roots, plus the read roots for reading. */
@@ -72,12 +90,16 @@ export function sandboxPolicyOf(
   extra: { readonly privateDir?: string } = {},
 ): SandboxPolicy {
   const own = extra.privateDir === undefined ? [] : [extra.privateDir];
+  // A read-only workspace keeps its writable roots readable, and only the private dir writable.
+  const readOnly = policy.readOnlyWorkspace === true;
   return {
     cwd: policy.cwd,
-    read: [...policy.read, ...own],
-    write: [...policy.write, ...own],
+    read: readOnly ? [...policy.read, ...policy.write, ...own] : [...policy.read, ...own],
+    write: readOnly ? own : [...policy.write, ...own],
     network: policy.network,
     processes: policy.processes,
+    ...(policy.protect !== undefined && policy.protect.length > 0 ? { protect: [...policy.protect] } : {}),
+    ...(readOnly ? { readOnlyWorkspace: true } : {}),
     env: { ...env },
   };
 }

@@ -152,7 +152,7 @@ describe('approvals', () => {
     expect(fs.readFileSync(path.join(workspace, 'n.txt'), 'utf8')).toBe('n');
   });
 
-  it('a program waiting 3 s for approval does not time out with a 1 s deadline', async () => {
+  it('a wait for approval counts against the deadline: a 1 s program whose write waits 3 s ends TIMEOUT and writes nothing', async () => {
     const { approver } = person([{ decision: 'allow' }], 3_000);
     const program = "await tools.write({ path: 'slow.txt', content: 's' });\nreturn 'written';";
     const { events } = await run(
@@ -160,10 +160,9 @@ describe('approvals', () => {
       [reply.toolCalls([{ id: 'p1', name: 'run_code', args: { code: program, description: 'slow approval', timeoutMs: 1_000 } }]), reply.text('Done.')],
       { policy: 'writes', approver },
     );
-    const [result] = toolResults(events);
-    expect(result).toMatchObject({ id: 'p1', isError: false });
-    expect(result!.content).toContain('written');
-    expect(fs.readFileSync(path.join(workspace, 'slow.txt'), 'utf8')).toBe('s');
+    expect(toolResults(events)[0]).toMatchObject({ id: 'p1', isError: true, error: { code: 'TIMEOUT' } });
+    expect(approvalsOf(events).at(-1)).toMatchObject({ stage: 'answer', id: 'p1:ptc:1', decision: 'deny', by: 'policy' });
+    expect(fs.existsSync(path.join(workspace, 'slow.txt'))).toBe(false);
   });
 
   it('the program deadline still runs outside the wait', async () => {

@@ -1,0 +1,118 @@
+// Protected paths (docs/sandbox.md, "Protected paths"): `.git` and `.ptc` entries and the paths a user
+// names with --protect stay read-only for programs, their children and the bash tool, and the file
+// tools write them only with a person's yes for that exact call. This file decides what is protected
+// (one rule for the binds and the file tools) and finds what a bwrap launch must bind.
+
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { PROTECTED_SCAN_MAX_DIRS } from '../limits.js';
+import { isWithin } from './policy.js';
+
+/** Entry names protected wherever they appear below a writable root. */
+export const PROTECTED_NAMES: readonly string[] = Object.freeze(['.git', '.ptc']);
+
+/** Directories the nested scan never enters (dependency trees: large, and not the user's repositories). */
+const SCAN_SKIPPED_DIRS = new Set(['node_modules']);
+
+/**
+ * True when `target` (an absolute, normalised path) is protected: it is, or is inside, a `.git` or
+ * `.ptc` entry below one of the writable `roots`, or one of the `extra` paths.
+ */
+export function isProtectedPath(target: string, roots: readonly string[], extra: readonly string[]): boolean {
+  if (extra.some((entry) => isWithin(target, entry))) return true;
+  for (const root of roots) {
+    if (!isWithin(target, root) || target === root) continue;
+    if (path.relative(root, target).split(path.sep).some((part) => PROTECTED_NAMES.includes(part))) return true;
+  }
+  return false;
+}
+
+/** What a bwrap launch binds to keep the protected paths read-only. */
+export interface ProtectedBinds {
+  /** Existing protected entries (directories or files), bound read-only onto themselves. */
+  readonly existing: readonly string[];
+  /**
+   * `.git`/`.ptc` missing at a writable root: an empty read-only directory is mounted there, so a
+   * program cannot create one (bwrap leaves the empty mount point directory behind on the host, which
+   * git ignores: an empty `.git` directory is not a repository, and discovery goes on to the parent).
+   */
+  readonly placeholders: readonly string[];
+  /**
+   * Directories between a writable root and a protected entry, bound onto themselves: a mount point
+   * cannot be renamed or removed (EBUSY), so a program cannot move a protected repository aside and
+   * put a directory of its own in its place.
+   */
+  readonly pins: readonly string[];
+}
+
+/**
+ * Finds the protected entries of the writable `roots` (real paths) as they are now: `.git`/`.ptc` at
+ * each root (a placeholder when missing), nested ones found by a walk of at most
+ * PROTECTED_SCAN_MAX_DIRS directories (never following symlinks, skipping node_modules), and the
+ * `extra` paths that exist. A protected entry that is a symbolic link is not bound (a mount would land
+ * on its target, not on the link).
+ */
+export function findProtectedBinds(roots: readonly string[], extra: readonly string[], maxDirs = PROTECTED_SCAN_MAX_DIRS): ProtectedBinds {
+  const existing = new Set<string>();
+  const placeholders = new Set<string>();
+  const pins = new Set<string>();
+  const pinBetween = (root: string, dir: string): void => {
+    for (let at = dir; at !== root && isWithin(at, root); at = path.dirname(at)) pins.add(at);
+  };
+  let budget = maxDirs;
+  for (const root of roots) {
+    for (const name of PROTECTED_NAMES) {
+      const kind = entryKind(path.join(root, name));
+      if (kind === 'missing') placeholders.add(path.join(root, name));
+      else if (kind !== 'link') existing.add(path.join(root, name));
+    }
+    const queue: string[] = [root];
+    while (queue.length > 0 && budget > 0) {
+      const dir = queue.shift() as string;
+      budget--;
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (PROTECTED_NAMES.includes(entry.name)) {
+          if (dir !== root && (entry.isDirectory() || entry.isFile())) {
+            existing.add(full);
+            pinBetween(root, dir);
+          }
+        } else if (entry.isDirectory() && !SCAN_SKIPPED_DIRS.has(entry.name)) {
+          queue.push(full);
+        }
+      }
+    }
+  }
+  for (const entry of extra) {
+    const root = roots.find((r) => isWithin(entry, r) && entry !== r);
+    if (root === undefined) continue;
+    const kind = entryKind(entry);
+    if (kind === 'dir' || kind === 'file') {
+      existing.add(entry);
+      pinBetween(root, path.dirname(entry));
+    }
+  }
+  const within = (p: string): boolean => [...existing].some((e) => p !== e && isWithin(p, e));
+  return {
+    // A protected entry inside another one is covered by the outer bind.
+    existing: [...existing].filter((p) => !within(p)),
+    placeholders: [...placeholders],
+    pins: [...pins].filter((p) => !within(p)),
+  };
+}
+
+function entryKind(target: string): 'dir' | 'file' | 'link' | 'missing' | 'other' {
+  try {
+    const stat = lstatSync(target);
+    if (stat.isSymbolicLink()) return 'link';
+    return stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
