@@ -3,7 +3,7 @@
 // sandbox plan made from them (through src/sandbox/, the same policy for every language).
 
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import { defaultSandboxEnv, planLaunch, sandboxPolicyOf, selectBackend, type WorkspacePolicy } from '../sandbox/index.js';
+import { defaultSandboxEnv, excludeWritableRoots, planLaunch, policyRoots, sandboxPolicyOf, selectBackend, type WorkspacePolicy } from '../sandbox/index.js';
 import type { LaunchPlan } from '../sandbox/types.js';
 import type { ProcessEvent } from './options.js';
 import type { PhaseTrace } from './trace.js';
@@ -63,6 +63,9 @@ export interface ChildLaunchOptions {
  */
 export async function planChild(o: ChildLaunchOptions, makeTmpDir: () => string | undefined): Promise<{ plan: LaunchPlan; stdin: string }> {
   const command = await o.command();
+  // The run dir below and the probe's cache live in the private root, which must lie outside this
+  // policy's writable roots: recorded before either is touched (docs/security.md, "Host-private state").
+  if (o.mode !== 'off') excludeWritableRoots(policyRoots(o.policy, 'write'));
   const backend = await selectBackend(o.mode, command.kind);
   const tmp = backend === 'bwrap' ? undefined : makeTmpDir();
   const env = defaultSandboxEnv(o.policy.cwd, tmp === undefined ? {} : { tmpDir: tmp });

@@ -8,7 +8,7 @@
 // (docs/runtime-lifecycle.md, "Settling").
 
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
@@ -16,7 +16,7 @@ import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
 import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
-import { launchConfined, runTempDirPrefix, type ConfinedProcess, type MemoryMechanism, type SpawnedProcess } from '../sandbox/index.js';
+import { launchConfined, makePrivateDir, type ConfinedProcess, type MemoryMechanism, type SpawnedProcess } from '../sandbox/index.js';
 import { residentBytes } from '../sandbox/proc-tree.js';
 import { clearCachedProbe } from '../sandbox/probe-cache.js';
 import { decodeSignalExit, describeExit, tailNote, type ChildExit } from './child-exit.js';
@@ -138,9 +138,10 @@ export class ProcessChild {
   async #launch(): Promise<void> {
     const o = this.#options;
     // Under bwrap TMPDIR is the sandbox's own size-capped /tmp and nothing is made on the host;
-    // elsewhere a private host dir (uncapped), named so a later host can sweep it if this one dies.
+    // elsewhere a dir in the host's private root (uncapped, outside every writable root), named by
+    // its owner so a later host can sweep it if this one dies (docs/security.md, "Host-private state").
     const { plan, stdin: bootstrap } = await planChild(o, () => {
-      if (this.#disposing === undefined) this.#tmpDir = mkdtempSync(runTempDirPrefix());
+      if (this.#disposing === undefined) this.#tmpDir = makePrivateDir('run');
       return this.#tmpDir;
     });
     this.#sandbox = { backend: plan.backend, enforced: plan.enforced };

@@ -6,6 +6,7 @@
 
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ownerTag } from './owner.js';
 
 /** The directory under each hierarchy that holds every harness's groups. */
 export const HARNESS_GROUP_DIR = 'ptc-harness';
@@ -51,8 +52,9 @@ function ownV1Group(controller: string, mount: string): string | undefined {
 let nextGroup = 0;
 
 /**
- * One launch's group in a v1 hierarchy, `<root>/<host pid>-<n>` (the stale sweep recovers the owner
- * from the name). Subclasses add what their controller does.
+ * One launch's group in a v1 hierarchy, `<root>/<owner tag>-<n>`: the owner tag (owner.ts) is the
+ * host's pid, pid namespace and start time, so the stale sweep ends a group only when its host is
+ * provably dead. Every controller's groups are named here. Subclasses add what their controller does.
  */
 export class V1Group {
   readonly path: string;
@@ -64,7 +66,7 @@ export class V1Group {
 
   /** Makes the directory of a new group under `root` and returns its path, or undefined on failure. */
   protected static makeDir(root: string): string | undefined {
-    const path = join(root, `${process.pid}-${nextGroup++}`);
+    const path = join(root, `${ownerTag()}-${nextGroup++}`);
     try {
       mkdirSync(path);
       return path;

@@ -8,6 +8,7 @@ import { buildBwrapArgs, readHostLayout } from './bwrap.js';
 import { openFilterFd, releaseOnce } from './filter-fd.js';
 import { buildNodePermissionArgs, nodePermissionFlag } from './node-permission.js';
 import { realpathOrUndefined, resolvePolicyPaths } from './policy.js';
+import { excludeWritableRoots } from './private-dir.js';
 import { findProtectedBinds } from './protected-paths.js';
 import { probeSandbox } from './probe.js';
 import { buildSandboxFilter, encodeFilter, hasSeccompRules, type SeccompRules } from './seccomp-filter.js';
@@ -23,7 +24,8 @@ export { sandboxPolicyOf, resolveWorkspacePolicy, policyRoots, type WorkspacePol
 export { taskLimitSupport, type TaskLimitSupport } from './task-limit.js';
 export { freezerSupport, setFreezeEnabled } from './freezer.js';
 export { memoryLimitSupport, type MemoryGroup, type MemoryMechanism } from './memory-limit.js';
-export { sweepStaleRunState, runTempDirPrefix } from './stale.js';
+export { sweepStaleRunState } from './stale.js';
+export { excludeWritableRoots, makePrivateDir, privateRoot } from './private-dir.js';
 
 /** What each backend enforces (the bwrap process level depends on the seccomp filter, see planBwrap). */
 export const NONE_ENFORCEMENT: SandboxEnforcement = Object.freeze({ fs: 'none', network: 'none', process: 'none' });
@@ -36,6 +38,9 @@ export const NODE_PERMISSION_ENFORCEMENT: SandboxEnforcement = Object.freeze({
 /** Plans the launch of one confined process. See {@link LaunchRequest} and docs/sandbox.md. */
 export async function planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
   validateRequest(request);
+  // Before anything reads or makes host-private state for this launch (the probe cache first): its
+  // writable roots must not hold that state (docs/security.md, "Host-private state").
+  if (request.mode !== 'off') excludeWritableRoots([request.policy.cwd, ...request.policy.write]);
   const backend = await selectBackend(request.mode, request.kind);
   if (backend === 'bwrap') {
     const probe = await probeSandbox();

@@ -2,12 +2,11 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clearCachedProbe, probeCacheKey, readCachedProbe, writeCachedProbe } from './probe-cache.js';
+import { clearCachedProbe, PROBE_CACHE_FILE, probeCacheKey, readCachedProbe, writeCachedProbe } from './probe-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptc-probe-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const uid = typeof process.getuid === 'function' ? process.getuid() : 'na';
-const file = join(dir, `ptc-harness-sandbox-probe-${uid}.json`);
+const file = join(dir, PROBE_CACHE_FILE);
 
 describe('probe cache', () => {
   it('keys by boot, binaries and filter', () => {

@@ -1,14 +1,16 @@
 // A successful sandbox probe, remembered until the host reboots (docs/runtime-lifecycle.md, "The
-// probe"): a one-shot `ptc exec` then starts no probe process at all. Only success is remembered, so a
-// forged or stale file can at worst make a launch fail, never choose a weaker backend; the file must be
-// a regular file owned by this user and writable by no one else, and its key names everything the
-// probe's answer depends on (the boot, the kernel's user-namespace switches, the bwrap and Node
-// binaries, the filter).
+// probe"): a one-shot `ptc exec` then starts no probe process at all. The file lives in the host's
+// private root (private-dir.ts), which no sandboxed program can write; it must be a regular file owned
+// by this user and writable by no one else, and its key names everything the probe's answer depends
+// on (the boot, the kernel's user-namespace switches, the bwrap and Node binaries, the filter). Only
+// success is remembered, and probe.ts takes `seccomp` only as what this host would have found (true
+// exactly where a filter exists), so a forged or stale file can at worst make a launch fail, never
+// drop the filter.
 
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { privateRoot } from './private-dir.js';
 
 const CACHE_VERSION = 1;
 const MAX_CACHE_BYTES = 4096;
@@ -19,9 +21,20 @@ export interface CachedProbe {
   readonly seccomp: boolean;
 }
 
+/** The cache file's name in its dir. */
+export const PROBE_CACHE_FILE = 'sandbox-probe.json';
+
 function cachePath(dir: string): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'na';
-  return join(dir, `ptc-harness-sandbox-probe-${uid}.json`);
+  return join(dir, PROBE_CACHE_FILE);
+}
+
+/** The private root, or undefined where there is none (then nothing is remembered). */
+function defaultDir(): string | undefined {
+  try {
+    return privateRoot();
+  } catch {
+    return undefined;
+  }
 }
 
 function fileKey(path: string): string {
@@ -59,7 +72,8 @@ export function probeCacheKey(bwrapPath: string, nodePath: string, filter: Buffe
 }
 
 /** The remembered success for `key`, if a trustworthy file holds it. */
-export function readCachedProbe(key: string, dir: string = tmpdir()): CachedProbe | undefined {
+export function readCachedProbe(key: string, dir: string | undefined = defaultDir()): CachedProbe | undefined {
+  if (dir === undefined) return undefined;
   let fd: number;
   try {
     fd = openSync(cachePath(dir), constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -83,7 +97,8 @@ export function readCachedProbe(key: string, dir: string = tmpdir()): CachedProb
 }
 
 /** Remembers a success (best effort: a file another user made, or a read-only temp dir, is left alone). */
-export function writeCachedProbe(key: string, probe: CachedProbe, dir: string = tmpdir()): void {
+export function writeCachedProbe(key: string, probe: CachedProbe, dir: string | undefined = defaultDir()): void {
+  if (dir === undefined) return;
   const path = cachePath(dir);
   const temp = `${path}.${process.pid}.tmp`;
   try {
@@ -99,7 +114,8 @@ export function writeCachedProbe(key: string, probe: CachedProbe, dir: string = 
 }
 
 /** Forgets the remembered success (a launch showed it no longer holds). */
-export function clearCachedProbe(dir: string = tmpdir()): void {
+export function clearCachedProbe(dir: string | undefined = defaultDir()): void {
+  if (dir === undefined) return;
   try {
     unlinkSync(cachePath(dir));
   } catch {

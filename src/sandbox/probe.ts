@@ -4,12 +4,12 @@
 // remembered until the host reboots (probe-cache.ts), so later processes start no probe.
 
 import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, closeSync, constants, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { buildBwrapArgs, readHostLayout } from './bwrap.js';
 import { openFilterFd } from './filter-fd.js';
 import { realExecPath, resolvePolicyPaths } from './policy.js';
+import { makePrivateDir } from './private-dir.js';
 import { probeCacheKey, readCachedProbe, writeCachedProbe } from './probe-cache.js';
 import { buildSandboxFilter, encodeFilter } from './seccomp-filter.js';
 
@@ -55,7 +55,10 @@ async function runProbe(): Promise<SandboxProbe> {
   const encoded = filter === undefined ? undefined : encodeFilter(filter);
   const key = probeCacheKey(bwrapPath, realExecPath(), encoded);
   const cached = key === undefined ? undefined : readCachedProbe(key);
-  if (cached !== undefined && cached.bwrapPath === bwrapPath) {
+  // A remembered answer counts only where it says what this host would find: the filter works exactly
+  // where one is defined. A file claiming "no filter" on x86_64 is forged or stale and would drop every
+  // seccomp rule while the report still said `full` (docs/security.md, "Host-private state").
+  if (cached !== undefined && cached.bwrapPath === bwrapPath && cached.seccomp === (encoded !== undefined)) {
     return cached.seccomp ? { bwrapPath, seccomp: true } : { bwrapPath, seccomp: false, detail: `no seccomp filter is defined for ${process.arch}` };
   }
   if (encoded !== undefined) {
@@ -90,7 +93,7 @@ function findBwrap(): string | undefined {
 
 /** Runs `node -e 0` in the real profile; resolves undefined on success, else a reason. */
 async function tryBwrap(bwrapPath: string, filter: Buffer | undefined): Promise<string | undefined> {
-  const cwd = mkdtempSync(join(tmpdir(), 'ptc-probe-'));
+  const cwd = makePrivateDir('probe');
   const filterFd = filter === undefined ? undefined : openFilterFd(filter);
   try {
     const args = buildBwrapArgs({

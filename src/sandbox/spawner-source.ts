@@ -4,9 +4,12 @@
 // backticks and dollar-brace pairs so String.raw holds it byte for byte.
 
 export const SPAWNER_SOURCE = String.raw`
-import base64, ctypes, fcntl, json, os, signal, socket, sys, threading
+import base64, ctypes, fcntl, json, os, signal, socket, struct, sys, threading
 
 HOST = int(sys.argv[1])
+# Connect only to a socket the host itself listens on (SO_PEERCRED: the listener's pid), so a path
+# swapped for another socket or a symlink to one gets no stream (docs/security.md, "Host-private state").
+CHECK_PEER = len(sys.argv) < 3 or sys.argv[2] != "no-peer-check"
 F_SETPIPE_SZ = 1031
 # Spawned fds are first duplicated at or above this number, so no dup2 of the file actions is a
 # no-op that would leave close-on-exec set.
@@ -78,6 +81,10 @@ def spawn(req):
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             socks.append(s)
             s.connect(req["socket"])
+            if CHECK_PEER:
+                peer = struct.unpack("3i", s.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))[0]
+                if peer != HOST:
+                    raise OSError("the socket is not the host's (its listener is pid " + str(peer) + ")")
             s.sendall((req["token"] + " " + role + "\n").encode())
             sources[target] = s.fileno()
         if req.get("passFd") is not None:

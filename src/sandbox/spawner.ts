@@ -4,7 +4,8 @@
 // 49 ms at 468 MB); a vfork from a 10 MB helper takes the same ~1.5 ms whatever the host's size.
 //
 // The helper cannot hand the host the ends of pipes it makes, so the streams the host reads are
-// Unix sockets the helper connects to a server of the host's (in a private 0700 dir) before it
+// Unix sockets the helper connects to a server of the host's (in a dir of the host's private root,
+// private-dir.ts, that no sandbox can write; and the helper checks the listener is the host) before it
 // spawns: each starts with a line naming its launch (a random token) and its role, and the child gets
 // the other end as fd 2 (stderr) and fd 3 (the control channel). The child's stdin is a pipe the
 // helper fills with the given text; its stdout is /dev/null. The helper reports each pid and, from
@@ -14,12 +15,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SPAWNER_SOURCE } from './spawner-source.js';
-import { spawnerDirPrefix } from './stale.js';
+import { makePrivateDir, privateRoot } from './private-dir.js';
 
 /** How long a launch waits for its pid and its two sockets before it is given up (and falls back). */
 const SPAWN_REPLY_TIMEOUT_MS = 5_000;
@@ -102,13 +103,14 @@ class Spawner {
   /** Launches waiting for a reply plus live processes that keep the host alive. */
   #refCount = 0;
   #dead = false;
+  #retired = false;
   /** The server listens, and the helper said it runs: both are needed before a launch may use it. */
   #listening = false;
   #helperUp = false;
   #stdout = '';
 
-  constructor(python: string) {
-    this.#dir = mkdtempSync(spawnerDirPrefix());
+  constructor(python: string, checkPeer: boolean) {
+    this.#dir = makePrivateDir('spawner');
     this.#socketPath = join(this.#dir, 's');
     this.#server = createServer((socket) => this.#onConnection(socket));
     this.#server.on('error', () => this.#die());
@@ -118,7 +120,7 @@ class Spawner {
     this.#server.unref();
     // A host that exits normally takes its socket dir along (the helper ends with the host's pipe).
     process.once('exit', this.#removeDir);
-    this.#helper = spawn(python, ['-I', '-S', '-B', '-X', 'utf8', '-c', SPAWNER_SOURCE, String(process.pid)], {
+    this.#helper = spawn(python, ['-I', '-S', '-B', '-X', 'utf8', '-c', SPAWNER_SOURCE, String(process.pid), ...(checkPeer ? [] : ['no-peer-check'])], {
       stdio: ['pipe', 'pipe', 'ignore'],
       env: {},
     });
@@ -139,8 +141,37 @@ class Spawner {
     return this.#listening && this.#helperUp && !this.#dead;
   }
 
+  /**
+   * True while the socket's dir is still in the verified private root: a launch whose policy made
+   * that root writable moved it (private-dir.ts), and this spawner must not be used again.
+   */
+  inPrivateRoot(): boolean {
+    try {
+      return dirname(this.#dir) === privateRoot();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Stops taking launches (its socket dir is no longer private): the server closes and the dir goes.
+   * Its running children keep their streams; the helper ends with its stdin once none is left.
+   */
+  retire(): void {
+    if (spawner === this) spawner = undefined;
+    this.#retired = true;
+    this.#server.close();
+    process.off('exit', this.#removeDir);
+    this.#removeDir();
+    this.#endIfIdle();
+  }
+
+  #endIfIdle(): void {
+    if (this.#retired && this.#live.size === 0 && this.#byToken.size === 0) this.#helper.stdin?.end();
+  }
+
   spawn(request: SpawnerRequest): Promise<SpawnedProcess> {
-    if (this.#dead) return Promise.reject(new Error('the spawner is gone'));
+    if (this.#dead || this.#retired) return Promise.reject(new Error('the spawner is gone'));
     const id = this.#nextId++;
     const token = randomBytes(16).toString('hex');
     const line = JSON.stringify({
@@ -212,6 +243,7 @@ class Spawner {
         const child = this.#live.get(message.exit);
         this.#live.delete(message.exit);
         child?.exited(...decodeWaitStatus(message.status));
+        this.#endIfIdle();
         continue;
       }
       const token = message.id === undefined ? undefined : this.#byId.get(message.id);
@@ -312,6 +344,7 @@ export function signalName(number: number): NodeJS.Signals | undefined {
 
 let spawner: Spawner | undefined;
 let disabled = process.env['PTC_SPAWNER'] === 'off';
+let checkPeer = true;
 /** Launches asked for so far: the helper starts at the second, so a one-shot host never starts it. */
 let launches = 0;
 /** Helpers that died; after MAX_SPAWNER_STARTS the host spawns by itself for good. */
@@ -323,6 +356,14 @@ export function setSpawnerEnabled(enabled: boolean): boolean {
   const before = !disabled;
   disabled = !enabled;
   return before;
+}
+
+/**
+ * Tests only (the controls of test/integration/hostile-host-state.test.ts): helpers started from now
+ * on connect without checking that the listener is the host, as before the check existed.
+ */
+export function setSpawnerPeerCheck(on: boolean): void {
+  checkPeer = on;
 }
 
 /** The python3 the spawner runs, or undefined when there is none. */
@@ -339,13 +380,17 @@ function findPython(): string | undefined {
 export async function spawnThroughHelper(request: SpawnerRequest): Promise<SpawnedProcess | undefined> {
   if (disabled) return undefined;
   launches++;
+  if (spawner !== undefined && !spawner.inPrivateRoot()) {
+    spawner.retire();
+    starts--; // Not a death: a new helper may start in the new root.
+  }
   if (spawner?.ready !== true) {
     if ((spawner === undefined || spawner.dead) && launches >= 2 && starts < MAX_SPAWNER_STARTS) {
       const python = findPython();
       if (python !== undefined) {
         starts++;
         try {
-          spawner = new Spawner(python);
+          spawner = new Spawner(python, checkPeer);
         } catch {
           spawner = undefined; // No private dir or socket here: the host spawns by itself.
         }

@@ -1,71 +1,72 @@
-// Leftovers of hosts that died without cleaning up (SIGKILL, a crash): private temp dirs named
-// `ptc-run-<host pid>-<random>` or `ptc-spawner-<host pid>-<random>`, and pids, freezer and memory
-// groups named `<host pid>-<n>` (docs/sandbox.md, "Leftovers").
-// Swept once per process, off the hot path; an entry is removed only when its owner pid is not alive.
+// Leftovers of hosts that died without cleaning up (SIGKILL, a crash): dirs in the private root
+// (private-dir.ts) named `<kind>-<owner tag>-<random>`, and pids, freezer and memory cgroups named `<owner tag>-<n>`
+// (docs/sandbox.md, "Leftovers"). Swept once per process, off the hot path. An entry is removed, and
+// a frozen group's members killed, only when its owner is provably dead (owner.ts): a host in another
+// pid namespace, or one whose state cannot be read, is alive, so two hosts sharing a cgroup root
+// never end each other's runs. Names without an owner tag (older versions) are left alone.
 
 import { readdirSync, rmdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { endLeftoverGroup, freezerSupport } from './freezer.js';
 import { memoryLimitSupport } from './memory-limit.js';
+import { ownerProvablyDead, parseOwner, type OwnerIdentity } from './owner.js';
+import { PRIVATE_DIR_KINDS, privateRoot } from './private-dir.js';
 import { taskLimitSupport } from './task-limit.js';
 
-/** The mkdtemp prefix of a run's private host temp dir; the owner pid is recoverable from the name. */
-export function runTempDirPrefix(): string {
-  return join(tmpdir(), `ptc-run-${process.pid}-`);
-}
-
-/** The mkdtemp prefix of the spawner's private socket dir (docs/sandbox.md, "The spawner"). */
-export function spawnerDirPrefix(): string {
-  return join(tmpdir(), `ptc-spawner-${process.pid}-`);
-}
-
-const RUN_DIR = /^ptc-(?:run|spawner)-(\d+)-/;
-const TASK_GROUP = /^(\d+)-\d+$/;
+/** Decides whether the owner of a leftover is gone (the sweep's rule; tests pass others). */
+export type OwnerDead = (owner: OwnerIdentity) => boolean;
 
 let swept: Promise<void> | undefined;
 
 /** Starts the sweep once per process (later calls return the same promise); never rejects. */
 export function sweepStaleRunState(): Promise<void> {
-  swept ??= new Promise<void>((resolve) => setImmediate(resolve)).then(sweep).catch(() => undefined);
+  swept ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => sweepStaleState(ownerProvablyDead)).catch(() => undefined);
   return swept;
 }
 
-async function sweep(): Promise<void> {
-  const dir = tmpdir();
-  for (const name of listDir(dir)) {
-    const owner = RUN_DIR.exec(name)?.[1];
-    if (owner !== undefined && !pidAlive(Number(owner))) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+/** One sweep with the rule `isDead`: private dirs, then frozen groups killed, then empty groups removed. */
+export async function sweepStaleState(isDead: OwnerDead): Promise<void> {
+  let root: string | undefined;
+  try {
+    root = privateRoot();
+  } catch {
+    root = undefined; // No private root here: nothing of ours can be in one.
+  }
+  if (root !== undefined) {
+    for (const name of listDir(root)) {
+      const owner = dirOwner(name);
+      if (owner !== undefined && isDead(owner)) await rm(join(root, name), { recursive: true, force: true }).catch(() => undefined);
+    }
   }
   // A freezer group of a dead host may still hold its sandbox, frozen (a host killed between the end
   // of a run and the thaw).
   const freezerRoot = freezerSupport().root;
-  for (const group of staleGroups(freezerRoot)) endLeftoverGroup(group);
-  for (const group of [...staleGroups(taskLimitSupport().root), ...staleGroups(freezerRoot)]) {
+  for (const group of staleGroups(freezerRoot, isDead)) endLeftoverGroup(group);
+  // Memory groups (memory-limit.ts) are empty like the pids groups once their sandboxes died with the host.
+  const groupRoots = [taskLimitSupport().root, freezerRoot, memoryLimitSupport().root];
+  for (const group of groupRoots.flatMap((groupRoot) => staleGroups(groupRoot, isDead))) {
     try {
       rmdirSync(group);
     } catch {
       // Still holds processes (dying, or no pid namespace killed them): left for a later sweep.
     }
   }
-  // Memory groups (memory-limit.ts) of dead hosts: their sandboxes died with the host, so they are
-  // empty like the pids groups; one that is not is left for a later sweep.
-  for (const group of staleGroups(memoryLimitSupport().root)) {
-    try {
-      rmdirSync(group);
-    } catch {
-      // Still holds processes.
-    }
-  }
 }
 
-/** The per-run groups under `root` whose owning host process is gone. */
-function staleGroups(root: string | undefined): string[] {
+/** The owner of a private dir `<kind>-<owner tag>-<random>`. */
+function dirOwner(name: string): OwnerIdentity | undefined {
+  const dash = name.indexOf('-');
+  if (dash === -1 || !(PRIVATE_DIR_KINDS as readonly string[]).includes(name.slice(0, dash))) return undefined;
+  return parseOwner(name.slice(dash + 1));
+}
+
+/** The groups `<owner tag>-<n>` under `root` whose owning host is dead by `isDead`. */
+function staleGroups(root: string | undefined, isDead: OwnerDead): string[] {
   if (root === undefined) return [];
   return listDir(root).flatMap((name) => {
-    const owner = TASK_GROUP.exec(name)?.[1];
-    return owner === undefined || pidAlive(Number(owner)) ? [] : [join(root, name)];
+    const owner = /^\d+-\d+-\d+-\d+$/.test(name) ? parseOwner(name) : undefined;
+    return owner === undefined || !isDead(owner) ? [] : [join(root, name)];
   });
 }
 
@@ -77,7 +78,7 @@ function listDir(dir: string): string[] {
   }
 }
 
-/** True when a process with this pid exists (EPERM means it exists but is not ours to signal). */
+/** True when a process with this pid exists here (EPERM means it exists but is not ours to signal). */
 export function pidAlive(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {

@@ -14,7 +14,8 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { createBashTool } from '../../src/builtin-tools/bash.js';
 import type { BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
-import { resolveWorkspacePolicy, sweepStaleRunState, taskLimitSupport } from '../../src/sandbox/index.js';
+import { privateRoot, resolveWorkspacePolicy, sweepStaleRunState, taskLimitSupport } from '../../src/sandbox/index.js';
+import { formatOwner, identityOf, ownerTag, type OwnerIdentity } from '../../src/sandbox/owner.js';
 import { cannotRunCode } from '../helpers/process-state.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ptc-hostile-res-'));
@@ -58,18 +59,22 @@ function deadPid(): number {
 
 // First in the file: the sweep runs once per process, when the first runtime (or launch) starts.
 describe('leftovers of dead hosts', () => {
-  it('removes ptc-run dirs and pids groups whose owner is dead, and keeps those of a live owner', async () => {
+  it('removes run dirs and pids groups whose owner is dead, and keeps those of a live owner', async () => {
     const dead = deadPid();
     const live = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
-      const deadDir = join(tmpdir(), `ptc-run-${dead}-stale1`);
-      const liveDir = join(tmpdir(), `ptc-run-${live.pid as number}-alive1`);
+      // Names carry the owner's pid, pid namespace and start time (src/sandbox/owner.ts).
+      const self = identityOf(process.pid) as OwnerIdentity;
+      const deadTag = formatOwner({ pid: dead, pidNamespace: self.pidNamespace, startTime: self.startTime });
+      const liveTag = formatOwner(identityOf(live.pid as number) as OwnerIdentity);
+      const deadDir = join(privateRoot(), `run-${deadTag}-stale1`);
+      const liveDir = join(privateRoot(), `run-${liveTag}-alive1`);
       mkdirSync(deadDir);
       writeFileSync(join(deadDir, 'left.txt'), 'x');
       mkdirSync(liveDir);
       const groupRoot = taskLimitSupport().root;
-      const deadGroup = groupRoot === undefined ? undefined : join(groupRoot, `${dead}-0`);
-      const liveGroup = groupRoot === undefined ? undefined : join(groupRoot, `${live.pid as number}-0`);
+      const deadGroup = groupRoot === undefined ? undefined : join(groupRoot, `${deadTag}-0`);
+      const liveGroup = groupRoot === undefined ? undefined : join(groupRoot, `${liveTag}-0`);
       if (deadGroup !== undefined && liveGroup !== undefined) {
         mkdirSync(deadGroup);
         mkdirSync(liveGroup);
@@ -138,7 +143,7 @@ describe.skipIf(skipWithoutBwrap)('resource bounds under bwrap', () => {
     // group is removed by the cleanup after it.
     expect(pidsWith(`sleep\0${marker}`).filter((pid) => !cannotRunCode(pid))).toEqual([]);
     const groupRoot = taskLimitSupport().root as string;
-    await waitUntil('the run\'s pids group to be removed', () => readdirSync(groupRoot).filter((name) => name.startsWith(`${process.pid}-`)).length === 0);
+    await waitUntil('the run\'s pids group to be removed', () => readdirSync(groupRoot).filter((name) => name.startsWith(`${ownerTag()}-`)).length === 0);
     // The host is healthy: the next run works.
     expect((await run(rt, 'return 1 + 1')).value).toBe(2);
   });
@@ -146,7 +151,7 @@ describe.skipIf(skipWithoutBwrap)('resource bounds under bwrap', () => {
   // Old code: TMPDIR was a host dir (ptc-run-XXXXXX) with no cap, so all 12 MiB went in.
   it('puts TMPDIR on the capped tmpfs: writing past the cap fails with ENOSPC, and no host temp dir exists', async () => {
     const rt = runtime({ limits: { tmpMaxBytes: 8 * 1024 * 1024 } });
-    const hostDirs = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith(`ptc-run-${process.pid}-`));
+    const hostDirs = (): string[] => readdirSync(privateRoot()).filter((name) => name.startsWith(`run-${ownerTag()}-`));
     const probe: BindingNamespace = { global: 'host', functions: { runDirs: async () => hostDirs() } };
     const result = await run(
       rt,

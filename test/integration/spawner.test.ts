@@ -13,7 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { BindingFunction } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
-import { setSpawnerEnabled } from '../../src/sandbox/index.js';
+import { privateRoot, setSpawnerEnabled } from '../../src/sandbox/index.js';
+import { ownerTag } from '../../src/sandbox/owner.js';
 import { decodeWaitStatus } from '../../src/sandbox/spawner.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
@@ -130,9 +131,9 @@ describe.skipIf(skip)('launches through the spawner', () => {
   });
 
   it('drops a connection to its socket that does not name a pending launch, and keeps working', async () => {
-    const dirs = readdirSync(tmpdir()).filter((name) => name.startsWith(`ptc-spawner-${process.pid}-`));
+    const dirs = readdirSync(privateRoot()).filter((name) => name.startsWith(`spawner-${ownerTag()}-`));
     expect(dirs).toHaveLength(1);
-    const path = join(tmpdir(), dirs[0] as string, 's');
+    const path = join(privateRoot(), dirs[0] as string, 's');
     for (const header of [`${'0'.repeat(32)} channel\n`, 'x'.repeat(200)]) {
       const socket = connect(path);
       socket.on('error', () => undefined);
@@ -149,11 +150,16 @@ describe.skipIf(skip)('launches through the spawner', () => {
   });
 
   it('a sandboxed program cannot see or reach the socket', async () => {
-    const dir = readdirSync(tmpdir()).find((name) => name.startsWith(`ptc-spawner-${process.pid}-`)) as string;
-    const path = join(tmpdir(), dir, 's');
+    const dir = readdirSync(privateRoot()).find((name) => name.startsWith(`spawner-${ownerTag()}-`)) as string;
+    const path = join(privateRoot(), dir, 's');
     const program = `
       const fs = require('node:fs');
-      const seen = fs.readdirSync(require('node:os').tmpdir()).filter((n) => n.startsWith('ptc-spawner-'));
+      let seen;
+      try {
+        seen = fs.readdirSync(${JSON.stringify(privateRoot())});
+      } catch {
+        seen = [];
+      }
       const reached = await new Promise((resolve) => {
         const s = require('node:net').connect(${JSON.stringify(path)});
         s.on('connect', () => resolve('connected'));
@@ -242,6 +248,6 @@ describe.skipIf(skip)('the helper and the host', () => {
     await new Promise((resolve) => (host.exitCode === null ? host.once('exit', resolve) : resolve(undefined)));
     expect(report.spawner).toBeDefined();
     expect(await until(() => !alive(report.spawner as number), 5_000)).toBe(true);
-    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`ptc-spawner-${host.pid}-`))).toEqual([]);
+    expect(readdirSync(privateRoot()).filter((name) => name.startsWith(`spawner-${host.pid as number}-`))).toEqual([]);
   }, 30_000);
 });
