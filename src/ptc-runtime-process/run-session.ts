@@ -13,7 +13,8 @@ import type { ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/t
 import { encodeFrame, encodeValueResult, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
 import type { ChildExit } from './child-exit.js';
 import type { ProcessChild } from './process-child.js';
-import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, treeMemoryLimitError, type SessionTexts } from './session-texts.js';
+import { MemoryWatch } from './memory-watch.js';
+import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, type SessionTexts } from './session-texts.js';
 
 /** The child's limits minus those that follow from fixed host limits (frame depth, error text). */
 export interface SessionLimits extends Omit<ChildLimits, 'maxValueDepth' | 'maxErrorMessageBytes'> {
@@ -81,8 +82,8 @@ class Session {
   #onAbort: (() => void) | undefined;
   readonly #holdDeadline = (): (() => void) => this.#deadline?.hold() ?? (() => {});
   #onClose: (() => void) | undefined;
-  /** The memory group's OOM kills before this run (its tree under a memory group), else undefined. */
-  #oomKillsBefore: number | undefined;
+  /** The limit over the whole tree (docs/sandbox.md, "Memory"), from the start of the run. */
+  #memory: MemoryWatch | undefined;
 
   constructor(input: SessionInput, resolve: (outcome: SessionOutcome) => void) {
     this.#input = input;
@@ -108,8 +109,7 @@ class Session {
     }
     this.#onClose = () => this.#settle({ error: CLOSED }, 'the runtime was closed');
     this.#input.closeSignal.addEventListener('abort', this.#onClose, { once: true });
-    // A kept process's group may count kills of earlier runs: only new ones are this run's.
-    if (child.memoryMechanism === 'cgroup-v1') this.#oomKillsBefore = child.oomKills() ?? 0;
+    this.#memory = new MemoryWatch(child, limits.rssLimitBytes, this.#input.texts.memoryHint);
     this.#deadline = new Deadline(this.#input.deadlineAt, () => this.#settle({ error: timeoutError(spec.timeoutMs, this.#input.texts.calls) }, 'the previous program timed out'));
     this.#watchdog = setInterval(() => this.#watch(), limits.rssIntervalMs);
 
@@ -155,24 +155,8 @@ class Session {
       return;
     }
     if (this.#input.trackDescendants) child.trackDescendants();
-    const tree = this.#treeOverLimit();
+    const tree = this.#memory?.overLimit();
     if (tree !== undefined) this.#settle({ error: tree }, MEMORY_LOST);
-  }
-
-  /**
-   * The whole tree over the memory limit (docs/sandbox.md, "Memory"): under a memory group, when the
-   * kernel OOM-killed a process of it during this run (only the kernel raises that count); otherwise
-   * when the resident sizes of the tree add up to more than the limit.
-   */
-  #treeOverLimit(): ErrorInfo | undefined {
-    const { child, limits, texts } = this.#input;
-    const before = this.#oomKillsBefore;
-    if (before !== undefined) {
-      const kills = child.oomKills();
-      return kills !== undefined && kills > before ? treeMemoryLimitError(limits.rssLimitBytes, undefined, texts.memoryHint) : undefined;
-    }
-    const tree = child.treeResidentBytes();
-    return tree.bytes > limits.rssLimitBytes ? treeMemoryLimitError(limits.rssLimitBytes, tree, texts.memoryHint) : undefined;
   }
 
   #onFrame(frame: ChildFrame, bytes: number): void {
@@ -431,8 +415,8 @@ class Session {
     // An OOM kill in the tree decides the run, whatever the program made of it afterwards (a value
     // after its child was killed, an exit, a timeout): only the caller's abort stands above it.
     const code = outcome.error?.code;
-    if (this.#oomKillsBefore !== undefined && code !== 'MEMORY_LIMIT' && code !== 'ABORTED') {
-      const tree = this.#treeOverLimit();
+    if (this.#memory?.kernelCounted === true && code !== 'MEMORY_LIMIT' && code !== 'ABORTED') {
+      const tree = this.#memory.overLimit();
       if (tree !== undefined) {
         outcome = { error: tree };
         lost = MEMORY_LOST;

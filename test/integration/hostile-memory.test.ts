@@ -145,6 +145,18 @@ describe.skipIf(skipWithoutBwrap)('under bwrap: a memory group over the whole tr
     });
   }
 
+  it('in-memory: a kept process whose child goes over is MEMORY_LIMIT and is not kept', async () => {
+    const rt = createNodeRuntime({ sandbox: 'auto', execution: 'in-memory', pool: false, limits: LOW });
+    closers.push(() => rt.close());
+    const key = {};
+    const run = async (program: string) => rt.run(await rt.resolve({ program, cwd: workspace, timeoutMs: 60_000, memoryKey: key }));
+    expect((await run('var kept = 41;\nreturn kept + 1;')).value).toBe(42);
+    expectMemoryLimit(await run(nodeChildren[0][1]), mechanism);
+    const after = await run('return typeof kept;');
+    expect(after.value).toBe('undefined');
+    expect(after.logs.join('\n')).toMatch(/memory limit/);
+  });
+
   it('a child the program kills with SIGKILL itself is not MEMORY_LIMIT', async () => {
     const result = await runNode(nodeSpawning('sh', ['-c', 'kill -9 $$']), { sandbox: 'auto', limits: LOW });
     expect(result.error).toBeUndefined();
