@@ -41,11 +41,12 @@ function nodeLanguage(config: NodeRuntimeConfig): ProcessLanguage<'typescript'> 
     language: 'typescript',
     name: 'Node',
     reservedGlobals: RUNTIME_GLOBALS,
-    prepare(program, keep) {
+    prepare(program, keep, bindings) {
       const stripped = stripProgram(program);
       if (!stripped.ok) return { ok: false, error: { code: 'STRIP_FAILED', message: stripped.message } };
       if (!keep) return stripped;
-      const kept = keepTopLevelNames(stripped.code);
+      const given = bindings.flatMap((binding) => (binding.errorClass === undefined ? [binding.global] : [binding.global, binding.errorClass.name]));
+      const kept = keepTopLevelNames(stripped.code, given);
       return kept.ok ? kept : { ok: false, error: { code: 'STRIP_FAILED', message: kept.message } };
     },
     command: (ahead) => ({ kind: 'node', command: config.nodePath, args: ahead ? aheadArgs : args, stdin: bootstrapSource() }),

@@ -7,16 +7,34 @@ import { keepTopLevelNames } from './top-level-names.js';
  * Runs a kept program in a context of its own, as a kept process runs it in its global context;
  * returns its value and the context's global object (a later program may run in the same one).
  */
-async function runKept(program: string, global: Record<string, unknown> = createContext({})): Promise<{ value: unknown; global: Record<string, unknown> }> {
+async function runKept(
+  program: string,
+  global: Record<string, unknown> = createContext({}),
+  bindings: Record<string, unknown> = {},
+): Promise<{ value: unknown; global: Record<string, unknown> }> {
   const stripped = stripProgram(program);
   if (!stripped.ok) throw new Error(stripped.message);
-  const kept = keepTopLevelNames(stripped.code);
+  const kept = keepTopLevelNames(stripped.code, Object.keys(bindings));
   if (!kept.ok) throw new Error(kept.message);
-  const fn = new Script(kept.code).runInContext(global) as () => Promise<unknown>;
+  // The kept wrapper is a function of the global object and the run's bindings (none here) that returns the body.
+  const outer = new Script(kept.code).runInContext(global) as (global: unknown, bindings: object) => () => Promise<unknown>;
+  const fn = outer(new Script('globalThis').runInContext(global), bindings);
   return { value: await fn(), global };
 }
 
 describe('keepTopLevelNames', () => {
+  it("takes the run's bindings as parameters: the body finds them, never a global an earlier program set", async () => {
+    const global = createContext({ tools: { from: 'a global' } });
+    const given = { tools: { from: 'this run' }, ToolCallError: 'class' };
+    const { value } = await runKept('const seen = tools.from;\nreturn [seen, ToolCallError];', global, given);
+    expect(value).toEqual(['this run', 'class']);
+    // A program's own top-level declaration of a binding's name stays its own: no global is written.
+    const shadowed = await runKept('let tools = "mine";\nfunction ToolCallError() {}\nreturn [tools, typeof ToolCallError];', global, given);
+    expect(shadowed.value).toEqual(['mine', 'function']);
+    expect(global['tools']).toEqual({ from: 'a global' });
+    expect('ToolCallError' in global).toBe(false);
+  });
+
   it('makes top-level let, var, const, function and class names properties of the global object', async () => {
     const { value, global } = await runKept(
       [

@@ -12,15 +12,19 @@ import { PROGRAM_FILENAME, PROGRAM_LINE_OFFSET } from './strip.js';
 const PLAIN_HEAD = '(async function () {';
 const PLAIN_TAIL = '\n})';
 /**
- * The kept-process wrapper: the global object comes in as a parameter, so a program that declares its
- * own `globalThis` cannot hide it. Still one line before the body, so positions do not move.
+ * The kept-process wrapper: a function of the global object and the run's bindings that returns the
+ * body. The global comes in as a parameter, so a program that declares its own `globalThis` cannot
+ * hide it; the bindings (`tools`, their error classes) are parameters too, so the body's free
+ * references find this run's, never a global an earlier program replaced (docs/in-memory-mode.md,
+ * "What a later run can trust"). Still one line before the body, so positions do not move.
  */
-const KEPT_HEAD = '((ptc$global) => async function () {';
-const KEPT_TAIL = '\n})(globalThis)';
+const keptHead = (given: readonly string[]) => `((${GLOBAL}, { ${given.join(', ')} }) => async function () {`;
+const KEPT_TAIL = '\n})';
 const GLOBAL = 'ptc$global';
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Names a program may declare for itself but that cannot become (or already are fixed) global properties. */
-const LOCAL_ONLY = new Set(['undefined', 'NaN', 'Infinity', 'globalThis', 'eval', 'arguments', GLOBAL]);
+const LOCAL_ONLY: ReadonlySet<string> = new Set(['undefined', 'NaN', 'Infinity', 'globalThis', 'eval', 'arguments', GLOBAL]);
 
 interface Edit {
   readonly at: number;
@@ -40,7 +44,11 @@ export type KeptProgram = { readonly ok: true; readonly code: string } | { reado
  * - function declarations are copied at the start of the body (they are hoisted).
  * Names are made global properties before the body runs, so assignments work in strict mode too.
  */
-export function keepTopLevelNames(stripped: string): KeptProgram {
+export function keepTopLevelNames(stripped: string, bindingNames: readonly string[] = []): KeptProgram {
+  // Names the child passes in (child/run-program.ts); a program's own top-level declaration of one
+  // stays local to that program, like the names in LOCAL_ONLY.
+  const given = [...new Set(bindingNames.filter((name) => IDENTIFIER.test(name) && name !== GLOBAL))];
+  const localOnly = new Set([...LOCAL_ONLY, ...given]);
   if (!stripped.startsWith(PLAIN_HEAD) || !stripped.endsWith(PLAIN_TAIL)) {
     return { ok: false, message: 'in-memory mode could not read the stripped program (unexpected wrapper)' };
   }
@@ -70,7 +78,7 @@ export function keepTopLevelNames(stripped: string): KeptProgram {
     inPrologue = false;
     if (statement.type === 'VariableDeclaration') {
       const names = statement.declarations.flatMap((declarator) => boundNames(declarator.id));
-      if (names.some((name) => LOCAL_ONLY.has(name))) continue;
+      if (names.some((name) => localOnly.has(name))) continue;
       if (statement.kind === 'const') {
         edits.push({ at: statement.end, remove: 0, insert: `;${copies(names)}` });
       } else if (statement.kind === 'let' || statement.kind === 'var') {
@@ -85,9 +93,9 @@ export function keepTopLevelNames(stripped: string): KeptProgram {
         assigned.push(...names);
       }
       // `using` declarations are disposed when the program ends: they stay local.
-    } else if (statement.type === 'FunctionDeclaration' && !LOCAL_ONLY.has(statement.id.name)) {
+    } else if (statement.type === 'FunctionDeclaration' && !localOnly.has(statement.id.name)) {
       hoisted.push(statement.id.name);
-    } else if (statement.type === 'ClassDeclaration' && !LOCAL_ONLY.has(statement.id.name)) {
+    } else if (statement.type === 'ClassDeclaration' && !localOnly.has(statement.id.name)) {
       edits.push({ at: statement.end, remove: 0, insert: `;${copies([statement.id.name])}` });
     }
   }
@@ -96,7 +104,7 @@ export function keepTopLevelNames(stripped: string): KeptProgram {
 
   let code = stripped;
   for (const edit of edits.sort((a, b) => b.at - a.at)) code = code.slice(0, edit.at) + edit.insert + code.slice(edit.at + edit.remove);
-  code = KEPT_HEAD + code.slice(PLAIN_HEAD.length, code.length - PLAIN_TAIL.length) + KEPT_TAIL;
+  code = keptHead(given) + code.slice(PLAIN_HEAD.length, code.length - PLAIN_TAIL.length) + KEPT_TAIL;
   try {
     new Script(code, { filename: PROGRAM_FILENAME, lineOffset: PROGRAM_LINE_OFFSET });
   } catch (error) {

@@ -32,6 +32,12 @@ export interface RunFrame {
   readonly limits: ChildLimits;
   /** In-memory mode: run in the kept namespace, and keep the process after `done`. */
   readonly keep?: boolean;
+  /**
+   * In-memory mode, the first run of a kept process only: the key its bootstrap puts in every later
+   * `call` and `done` frame, so frames another writer puts on fd 3 (code an earlier program left
+   * running, a worker thread) are refused (docs/in-memory-mode.md, "What a later run can trust").
+   */
+  readonly key?: string;
 }
 
 /** host -> child: the outcome of binding call `id`. */
@@ -51,6 +57,8 @@ export interface CallFrame {
   readonly global: string;
   readonly member: string;
   readonly args: JsonValue;
+  /** The kept process's channel key (RunFrame.key); absent in a stateless run. */
+  readonly key?: string;
 }
 
 /** child -> host: one console call or one line of raw stdout/stderr output. */
@@ -65,9 +73,13 @@ export type ChildErrorCode = 'EXCEPTION' | 'INVALID_OUTPUT' | 'OUTPUT_LIMIT';
 export const CHILD_ERROR_CODES: readonly ChildErrorCode[] = ['EXCEPTION', 'INVALID_OUTPUT', 'OUTPUT_LIMIT'];
 
 /** child -> host: the program settled. Anything after it is ignored. */
-export type DoneFrame =
+export type DoneFrame = (
   | { readonly type: 'done'; readonly ok: true; readonly value?: JsonValue }
-  | { readonly type: 'done'; readonly ok: false; readonly error: { readonly code: ChildErrorCode; readonly message: string } };
+  | { readonly type: 'done'; readonly ok: false; readonly error: { readonly code: ChildErrorCode; readonly message: string } }
+) & {
+  /** The kept process's channel key (RunFrame.key); absent in a stateless run. */
+  readonly key?: string;
+};
 
 export type HostFrame = RunFrame | ResultFrame;
 export type ChildFrame = ReadyFrame | CallFrame | LogFrame | DoneFrame;
@@ -110,13 +122,13 @@ export function parseChildFrame(line: string, maxDepth: number = MAX_FRAME_DEPTH
     case 'ready':
       return onlyKeys(frame, ['type']) ?? { ok: true, frame: { type: 'ready' } };
     case 'call': {
-      const bad = onlyKeys(frame, ['type', 'id', 'global', 'member', 'args']);
+      const bad = onlyKeys(frame, ['type', 'id', 'global', 'member', 'args', 'key']) ?? badKey(frame);
       if (bad !== undefined) return bad;
       const { id, global, member, args } = frame;
       if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > MAX_CALL_ID) return fail('call id must be a positive integer');
       if (typeof global !== 'string' || typeof member !== 'string') return fail('call global and member must be strings');
       if (!('args' in frame)) return fail('call without args');
-      return { ok: true, frame: { type: 'call', id, global, member, args: args as JsonValue } };
+      return { ok: true, frame: { type: 'call', id, global, member, args: args as JsonValue, ...keyOf(frame) } };
     }
     case 'log': {
       const bad = onlyKeys(frame, ['type', 'stream', 'text']);
@@ -128,12 +140,15 @@ export function parseChildFrame(line: string, maxDepth: number = MAX_FRAME_DEPTH
     }
     case 'done': {
       if (frame['ok'] === true) {
-        const bad = onlyKeys(frame, ['type', 'ok', 'value']);
+        const bad = onlyKeys(frame, ['type', 'ok', 'value', 'key']) ?? badKey(frame);
         if (bad !== undefined) return bad;
-        return { ok: true, frame: 'value' in frame ? { type: 'done', ok: true, value: frame['value'] as JsonValue } : { type: 'done', ok: true } };
+        return {
+          ok: true,
+          frame: 'value' in frame ? { type: 'done', ok: true, value: frame['value'] as JsonValue, ...keyOf(frame) } : { type: 'done', ok: true, ...keyOf(frame) },
+        };
       }
       if (frame['ok'] === false) {
-        const bad = onlyKeys(frame, ['type', 'ok', 'error']);
+        const bad = onlyKeys(frame, ['type', 'ok', 'error', 'key']) ?? badKey(frame);
         if (bad !== undefined) return bad;
         const error = frame['error'];
         if (typeof error !== 'object' || error === null || Array.isArray(error)) return fail('done error must be an object');
@@ -141,7 +156,7 @@ export function parseChildFrame(line: string, maxDepth: number = MAX_FRAME_DEPTH
         if (!CHILD_ERROR_CODES.includes(code as ChildErrorCode)) return fail(`done error code ${preview(JSON.stringify(code) ?? '')} is not one the child may report`);
         if (typeof message !== 'string') return fail('done error message must be a string');
         if (Object.keys(error).length !== 2) return fail('done error has unknown fields');
-        return { ok: true, frame: { type: 'done', ok: false, error: { code: code as ChildErrorCode, message } } };
+        return { ok: true, frame: { type: 'done', ok: false, error: { code: code as ChildErrorCode, message }, ...keyOf(frame) } };
       }
       return fail('done ok must be a boolean');
     }
@@ -155,6 +170,14 @@ function onlyKeys(frame: Record<string, unknown>, allowed: readonly string[]): P
     if (!allowed.includes(key)) return fail(`unknown field ${preview(JSON.stringify(key))} in a ${String(frame['type'])} frame`);
   }
   return undefined;
+}
+
+function badKey(frame: Record<string, unknown>): ParsedChildFrame | undefined {
+  return 'key' in frame && typeof frame['key'] !== 'string' ? fail(`${String(frame['type'])} key must be a string`) : undefined;
+}
+
+function keyOf(frame: Record<string, unknown>): { readonly key?: string } {
+  return typeof frame['key'] === 'string' ? { key: frame['key'] } : {};
 }
 
 function fail(reason: string): ParsedChildFrame {

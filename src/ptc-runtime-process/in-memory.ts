@@ -10,6 +10,8 @@ export interface Memory {
   child: ProcessChild | undefined;
   policyKey: string;
   nextCallId: number;
+  /** The kept process's channel key (docs/in-memory-mode.md, "What a later run can trust"). */
+  channelKey: string | undefined;
   idle: NodeJS.Timeout | undefined;
   /** Why the last kept process was lost; said once, at the start of the next run. */
   lost: string | undefined;
@@ -41,7 +43,7 @@ export class Memories {
   take<T>(key: object, policyKey: string, turn: (memory: Memory) => Promise<T>): Promise<T> {
     let memory = this.#byKey.get(key);
     if (memory === undefined) {
-      memory = { child: undefined, policyKey, nextCallId: 1, idle: undefined, lost: undefined, queue: Promise.resolve() };
+      memory = { child: undefined, policyKey, nextCallId: 1, channelKey: undefined, idle: undefined, lost: undefined, queue: Promise.resolve() };
       this.#byKey.set(key, memory);
     }
     const current = memory;
@@ -55,8 +57,9 @@ export class Memories {
   }
 
   /** Keeps `child` for the conversation's next run, ended after the idle limit. */
-  keep(memory: Memory, child: ProcessChild, policyKey: string, nextCallId: number): void {
+  keep(memory: Memory, child: ProcessChild, policyKey: string, nextCallId: number, channelKey: string | undefined): void {
     memory.child = child;
+    memory.channelKey = channelKey;
     memory.policyKey = policyKey;
     memory.nextCallId = nextCallId;
     this.#live.add(memory);
@@ -74,6 +77,7 @@ export class Memories {
   /** The conversation holds no process now; `reason` (when the host killed it) is told to the next run. */
   drop(memory: Memory, reason: string | undefined): void {
     memory.child = undefined;
+    memory.channelKey = undefined;
     this.#live.delete(memory);
     if (reason !== undefined) memory.lost = reason;
   }

@@ -18,8 +18,11 @@ export interface ProcessLanguage<L extends PtcLanguage = PtcLanguage> {
   readonly reservedGlobals: readonly string[];
   /** Checks a resolved request may still fail in this language (names it cannot spell); throws ConfigError. */
   checkSpec?(spec: ResolvedRunSpec): void;
-  /** `keep`: the program runs in a kept namespace (in-memory mode), so its top-level names must persist. */
-  prepare(program: string, keep: boolean): PreparedProgram;
+  /**
+   * `keep`: the program runs in a kept namespace (in-memory mode), so its top-level names must persist;
+   * `bindings`: the run's, which a kept program may receive as parameters (Node: top-level-names.ts).
+   */
+  prepare(program: string, keep: boolean, bindings: ResolvedRunSpec['bindings']): PreparedProgram;
   /**
    * What to start; may detect the interpreter first (and reject with RUNTIME_UNAVAILABLE). `ahead`:
    * the child is started for the pool, before a run needs it, so it may spend time before `ready`

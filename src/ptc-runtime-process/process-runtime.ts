@@ -5,6 +5,7 @@
 // a failed program: every failure is a coded error field of the result. A language provider
 // (ProcessLanguage) supplies only what differs: the interpreter, the program's preparation, names.
 
+import { randomBytes } from 'node:crypto';
 import { ConfigError, type ErrorInfo } from '../errors.js';
 import { resolveRunRequest } from '../ptc-runtime/resolve-request.js';
 import type { ProgramExecution, PtcLanguage, PtcRuntime, ResolvedRunSpec, RunRequest, RunResult, SandboxReport } from '../ptc-runtime/types.js';
@@ -41,7 +42,12 @@ interface RunShape {
   readonly keep: boolean;
   readonly firstCallId: number;
   readonly notes: readonly string[];
+  /** In-memory mode: the kept process's channel key, undefined before its first run. */
+  readonly channelKey?: string | undefined;
 }
+
+/** Random bytes of a kept process's channel key (run-session.ts): 144 bits, 24 base64url characters. */
+const CHANNEL_KEY_BYTES = 18;
 
 type Fail = (error: ErrorInfo, sandbox?: SandboxReport, logs?: readonly string[]) => Promise<RunResult>;
 
@@ -135,7 +141,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     const fail: Fail = async (error, sandbox, logs = NO_NOTES) => ({ logs: [...logs], error, sandbox: sandbox ?? (await reportFor(spec)) });
     if (spec.signal?.aborted) return fail({ code: 'ABORTED', message: 'the run was aborted' });
     const memoryKey = config.execution === 'in-memory' ? spec.memoryKey : undefined;
-    const prepared = language.prepare(spec.program, memoryKey !== undefined);
+    const prepared = language.prepare(spec.program, memoryKey !== undefined, spec.bindings);
     if (!prepared.ok) return fail(prepared.error);
     const deadlineAt = startedAt + spec.timeoutMs;
     if (memoryKey !== undefined) {
@@ -183,10 +189,11 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     const taken = child ?? pool?.take(key, start) ?? onDemand();
     taken.mark('take');
     bootPause?.release(taken);
-    const outcome = await runOn(taken, spec, code, deadlineAt, onDemand, { keep: true, firstCallId: fresh ? 1 : memory.nextCallId, notes }, fail);
+    const shape: RunShape = { keep: true, firstCallId: fresh ? 1 : memory.nextCallId, notes, channelKey: fresh ? undefined : memory.channelKey };
+    const outcome = await runOn(taken, spec, code, deadlineAt, onDemand, shape, fail);
     if (fresh) refill(key, start, outcome.result);
     if (outcome.kept && !closing.signal.aborted) {
-      memories.keep(memory, outcome.child, key, outcome.nextCallId);
+      memories.keep(memory, outcome.child, key, outcome.nextCallId, outcome.channelKey);
     } else {
       if (outcome.kept) void outcome.child.dispose();
       memories.drop(memory, outcome.lostBecause);
@@ -202,9 +209,10 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     start: () => ProcessChild,
     shape: RunShape,
     fail: Fail,
-  ): Promise<SessionOutcome & { readonly child: ProcessChild }> {
+  ): Promise<SessionOutcome & { readonly child: ProcessChild; readonly channelKey?: string | undefined }> {
     let child = taken;
     let firstCallId = shape.firstCallId;
+    let channelKey = shape.channelKey;
     // Ready when taken: a warm run, which children booting for the pool wait for (boot-pause.ts).
     const warm = taken.usable;
     let readyError = await waitReady(child, deadlineAt, spec, closing.signal, language.notStarted);
@@ -214,6 +222,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
       child = start();
       child.mark('take');
       firstCallId = 1;
+      channelKey = undefined;
       readyError = await waitReady(child, deadlineAt, spec, closing.signal, language.notStarted);
     }
     if (child.sandbox !== undefined) lastReport = child.sandbox;
@@ -223,6 +232,9 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
       const result = await fail(readyError, readyError.code === 'SANDBOX_UNAVAILABLE' ? NO_SANDBOX : child.sandbox, shape.notes);
       return { result, kept: false, nextCallId: 1, child };
     }
+    // A kept process gets its key with its first run frame, before any program of it has run.
+    const sendChannelKey = shape.keep && channelKey === undefined;
+    if (sendChannelKey) channelKey = randomBytes(CHANNEL_KEY_BYTES).toString('base64url');
     const session = runSession({
       child,
       sandbox: child.sandbox ?? NO_SANDBOX,
@@ -235,6 +247,8 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
       keep: shape.keep,
       firstCallId,
       notes: shape.notes,
+      channelKey: shape.keep ? channelKey : undefined,
+      sendChannelKey,
       limits: {
         maxOutputBytes: config.maxOutputBytes,
         maxFrameBytes: config.maxFrameBytes,
@@ -251,7 +265,7 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     // After the caller has its result: the boots woken here would otherwise take the CPU first.
     if (endPause !== undefined) setImmediate(endPause);
     child.mark('result');
-    return { ...outcome, child };
+    return { ...outcome, child, channelKey };
   }
 
   return {

@@ -43,6 +43,13 @@ export interface SessionInput {
   readonly firstCallId: number;
   /** Lines put before the program's own logs (the in-memory reset note); they count in the ledger. */
   readonly notes: readonly string[];
+  /**
+   * In-memory mode: the kept process's channel key. Every `call` and `done` frame must carry it; one
+   * without it was written by code other than the bootstrap (docs/in-memory-mode.md).
+   */
+  readonly channelKey?: string | undefined;
+  /** The first run of a kept process: the run frame hands the child its key. */
+  readonly sendChannelKey?: boolean;
 }
 
 export interface SessionOutcome {
@@ -140,6 +147,7 @@ class Session {
         maxErrorMessageBytes: MAX_ERROR_MESSAGE_BYTES,
       },
       ...(this.#input.keep ? { keep: true } : {}),
+      ...(this.#input.sendChannelKey === true && this.#input.channelKey !== undefined ? { key: this.#input.channelKey } : {}),
     });
   }
 
@@ -169,6 +177,15 @@ class Session {
   }
 
   #handleFrame(frame: ChildFrame, bytes: number): void {
+    if ((frame.type === 'call' || frame.type === 'done') && this.#input.channelKey !== undefined && frame.key !== this.#input.channelKey) {
+      // Not the bootstrap's: code an earlier program left running, or a thread, wrote to fd 3. It
+      // must not count as a call or the outcome of the program now running.
+      this.#protocol(
+        `a ${frame.type} frame without the kept process's channel key: code other than the runtime's bindings wrote to the control channel ` +
+          '(code an earlier program left running, or a thread it started)',
+      );
+      return;
+    }
     switch (frame.type) {
       case 'ready':
         this.#protocol('a second ready frame');

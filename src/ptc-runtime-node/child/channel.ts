@@ -1,6 +1,8 @@
 // The child's end of the control channel on fd 3 (docs/control-channel.md, "Hot path"): frames to
 // the host are written in batches or at once, one write(2) when the socket has nothing queued;
-// frames from the host are split on LF straight from each read and handed to onHostFrame.
+// frames from the host are split on LF straight from each read and handed to onHostFrame. Every
+// method on the way is captured before any program runs, so a kept program's patch of a prototype
+// (Buffer, String, Socket) cannot read, rewrite or answer a later run's frames (docs/in-memory-mode.md).
 
 import type { HostFrame } from '../../ptc-runtime-process/frames.js';
 
@@ -12,6 +14,16 @@ declare const parseJson: typeof import('./primordials.js').parseJson;
 declare const byteLength: typeof import('./primordials.js').byteLength;
 declare const exitProcess: typeof import('./primordials.js').exitProcess;
 declare const nextTick: typeof import('./primordials.js').nextTick;
+declare const stringIndexOf: typeof import('./primordials.js').stringIndexOf;
+declare const stringSlice: typeof import('./primordials.js').stringSlice;
+declare const arrayPush: typeof import('./primordials.js').arrayPush;
+declare const bufferToString: typeof import('./primordials.js').bufferToString;
+declare const bufferLastIndexOf: typeof import('./primordials.js').bufferLastIndexOf;
+declare const bufferSubarray: typeof import('./primordials.js').bufferSubarray;
+declare const bufferFrom: typeof import('./primordials.js').bufferFrom;
+declare const bufferConcat: typeof import('./primordials.js').bufferConcat;
+declare const bufferFill: typeof import('./primordials.js').bufferFill;
+declare const runStorage: typeof import('./primordials.js').runStorage;
 declare const onHostFrame: typeof import('./bootstrap.js').onHostFrame;
 
 const CHANNEL_FD = 3;
@@ -37,6 +49,18 @@ const channelOptions: import('node:net').SocketConstructorOpts & { onread: impor
   },
 };
 const channel = new Socket(channelOptions);
+// The stream's own entry points, taken now and called on the socket directly; the methods the stream
+// calls on it become own read-only properties, so a program that finds the socket
+// (process._getActiveHandles) or patches Socket.prototype cannot take over the writes.
+const socketWrite = Function.prototype.call.bind(channel.write) as (socket: typeof channel, text: string | Buffer) => boolean;
+const writableLength = Function.prototype.call.bind(
+  (Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Socket.prototype), 'writableLength') ??
+    Object.getOwnPropertyDescriptor(require('node:stream').Writable.prototype, 'writableLength'))!.get as () => number,
+) as (socket: typeof channel) => number;
+for (const name of ['write', '_write', '_writev', '_writeGeneric', 'writableLength'] as const) {
+  const descriptor = name === 'writableLength' ? undefined : (channel as unknown as Record<string, unknown>)[name];
+  if (typeof descriptor === 'function') Object.defineProperty(channel, name, { value: descriptor, writable: false, configurable: false });
+}
 
 /** While the bootstrap warms its run path up (bootstrap.ts), what would be written goes here instead. */
 let captured: string[] | undefined;
@@ -116,50 +140,64 @@ function send(text: string): void {
     captured.push(text);
     return;
   }
-  if (channel.writableLength === 0) {
+  if (writableLength(channel) === 0) {
     let written: number;
     try {
       written = writeSync(CHANNEL_FD, text);
     } catch {
       // EAGAIN, or the channel is gone: the stream queues the text or reports the error ('error' below).
-      channel.write(text);
+      socketWrite(channel, text);
       return;
     }
-    if (written < byteLength(text, 'utf8')) channel.write(Buffer.from(text, 'utf8').subarray(written));
+    if (written < byteLength(text, 'utf8')) socketWrite(channel, bufferSubarray(bufferFrom(text, 'utf8'), written));
     return;
   }
-  channel.write(text);
+  socketWrite(channel, text);
 }
 
 // The host ending the channel means it is gone or done with us.
 channel.on('end', () => exitProcess(0));
 channel.on('error', () => exitProcess(0));
 
+/**
+ * Clears the read buffer, which a program can reach through the socket's symbols: after the first run
+ * frame of a kept process, which holds its channel key (docs/in-memory-mode.md), before its program runs.
+ */
+export function wipeReads(): void {
+  bufferFill(readBuffer, 0);
+}
+
 /** Bytes of an unfinished line, copied out of the read buffer (which the next read reuses). */
 let incoming: Buffer[] = [];
 
 /** Parses every complete line of one read; the bytes after the last LF wait for the next read. */
 export function onChannelRead(bytes: number, buffer: Buffer): void {
-  const last = buffer.lastIndexOf(LF, bytes - 1);
+  // The socket's reads come in no run's context; a program that found this callback (through the
+  // socket's symbols) and calls it to feed the bootstrap its own replies does so from a run's context.
+  if (runStorage.getStore() !== undefined) return;
+  const last = bufferLastIndexOf(buffer, LF, bytes - 1);
   if (last === -1) {
-    incoming.push(Buffer.from(buffer.subarray(0, bytes)));
+    arrayPush(incoming, bufferFrom(bufferSubarray(buffer, 0, bytes)));
     return;
   }
   // Decoded up to an LF only, so a UTF-8 character split across reads is never cut.
   let text: string;
-  if (incoming.length === 0) text = buffer.toString('utf8', 0, last);
+  if (incoming.length === 0) text = bufferToString(buffer, 'utf8', 0, last);
   else {
-    incoming.push(buffer.subarray(0, last));
-    text = Buffer.concat(incoming).toString('utf8');
+    arrayPush(incoming, bufferSubarray(buffer, 0, last));
+    text = bufferToString(bufferConcat(incoming), 'utf8');
+    // The copies may sit in Buffer's shared pool, which a program can read: they may hold a kept
+    // process's channel key (wipeReads).
+    for (let i = 0; i < incoming.length - 1; i++) bufferFill(incoming[i] as Buffer, 0);
     incoming = [];
   }
-  if (last + 1 < bytes) incoming.push(Buffer.from(buffer.subarray(last + 1, bytes)));
+  if (last + 1 < bytes) arrayPush(incoming, bufferFrom(bufferSubarray(buffer, last + 1, bytes)));
   let start = 0;
-  let newline = text.indexOf('\n');
+  let newline = stringIndexOf(text, '\n');
   while (newline !== -1) {
-    onHostFrame(parseJson(text.slice(start, newline)) as HostFrame);
+    onHostFrame(parseJson(stringSlice(text, start, newline)) as HostFrame);
     start = newline + 1;
-    newline = text.indexOf('\n', start);
+    newline = stringIndexOf(text, '\n', start);
   }
-  onHostFrame(parseJson(start === 0 ? text : text.slice(start)) as HostFrame);
+  onHostFrame(parseJson(start === 0 ? text : stringSlice(text, start)) as HostFrame);
 }

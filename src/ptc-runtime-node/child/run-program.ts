@@ -20,6 +20,11 @@ declare const describeThrown: typeof import('./json-text.js').describeThrown;
 declare const thrownLocation: typeof import('./json-text.js').thrownLocation;
 declare const capMessage: typeof import('./json-text.js').capMessage;
 declare const installBindings: typeof import('./bindings.js').installBindings;
+declare const isStaleCallError: typeof import('./bindings.js').isStaleCallError;
+declare const runStorage: typeof import('./primordials.js').runStorage;
+declare const takeChannelKey: typeof import('./bindings.js').takeChannelKey;
+declare let keyField: typeof import('./bindings.js').keyField;
+declare const wipeReads: typeof import('./channel.js').wipeReads;
 declare let limits: typeof import('./bootstrap.js').limits;
 declare let started: typeof import('./bootstrap.js').started;
 declare let finished: typeof import('./bootstrap.js').finished;
@@ -36,7 +41,7 @@ const PROGRAM_LINE_OFFSET = -1;
 export function finishWithError(code: ChildErrorCode, message: string): void {
   if (finished) return;
   finished = true;
-  write(`{"type":"done","ok":false,"error":{"code":"${code}","message":${stringify(capMessage(message))}}}`);
+  write(`{"type":"done",${keyField}"ok":false,"error":{"code":"${code}","message":${stringify(capMessage(message))}}}`);
 }
 
 function onProgramValue(value: unknown): void {
@@ -45,7 +50,7 @@ function onProgramValue(value: unknown): void {
   if (finished) return;
   if (value === undefined) {
     finished = true;
-    write('{"type":"done","ok":true}');
+    write(`{"type":"done",${keyField}"ok":true}`);
     return;
   }
   const json = toJsonText(value);
@@ -59,7 +64,7 @@ function onProgramValue(value: unknown): void {
     return;
   }
   const bytes = byteLength(json, 'utf8');
-  const line = `{"type":"done","ok":true,"value":${json}}`;
+  const line = `{"type":"done",${keyField}"ok":true,"value":${json}}`;
   if (outputBytes + bytes > limits.maxOutputBytes || byteLength(line, 'utf8') > limits.maxFrameBytes) {
     finishWithError(
       'OUTPUT_LIMIT',
@@ -76,6 +81,9 @@ export function onProgramError(error: unknown): void {
   // Before the program arrives a throw is the bootstrap's own failure: exit so the host sees it.
   if (!started) exitProcess(70);
   if (finished) return;
+  // A refused call of an earlier program's leftover code, which that code did not handle: not the
+  // running program's failure (docs/in-memory-mode.md, "What a later run can trust").
+  if (isStaleCallError(error)) return;
   flushRaw();
   if (finished) return;
   const location = thrownLocation(error);
@@ -91,12 +99,21 @@ export function compile(code: string): unknown {
   return script.runInThisContext();
 }
 
+/**
+ * Runs the frame's program. A kept run (in-memory mode) gets a fresh token: its body runs inside
+ * runStorage with it, so every callback it starts carries it, and the bindings accept calls only from
+ * that context. Its code is the kept wrapper (top-level-names.ts), which takes the global object and
+ * the run's bindings as parameters and returns the body.
+ */
 export function runProgram(frame: RunFrame): void {
   limits = frame.limits;
-  installBindings(frame.bindings);
+  if (takeChannelKey(frame.key)) wipeReads();
+  const run = frame.keep === true ? {} : undefined;
+  const given = installBindings(frame.bindings, run);
   let body: unknown;
   try {
     body = compile(frame.code);
+    if (run !== undefined && typeof body === 'function') body = (body as (global: unknown, bindings: unknown) => unknown)(globalThis, given);
   } catch (error) {
     onProgramError(error);
     return;
@@ -107,7 +124,7 @@ export function runProgram(frame: RunFrame): void {
   }
   let completion: unknown;
   try {
-    completion = (body as () => unknown)();
+    completion = run === undefined ? (body as () => unknown)() : runStorage.run(run, body as () => unknown);
   } catch (error) {
     onProgramError(error);
     return;

@@ -13,6 +13,8 @@ export const PYTHON_BOOTSTRAP = String.raw`
 import ast
 import asyncio
 import builtins
+import concurrent.futures
+import contextvars
 import io
 import json
 import logging
@@ -39,6 +41,13 @@ _type = builtins.type
 _id = builtins.id
 
 _write_lock = threading.Lock()
+
+# In-memory mode (docs/in-memory-mode.md, "What a later run can trust"): each kept run's task runs in
+# a context where this variable holds the run's token. asyncio copies the context into every task and
+# call_later callback, and threads inherit their starter's (below), so code an earlier program left
+# behind still carries that program's token, and the bindings refuse its calls.
+_run_context = contextvars.ContextVar("ptc_run")
+_copy_context = contextvars.copy_context
 
 
 def _send(line):
@@ -75,6 +84,10 @@ class _State:
     main_task = None
     namespace = None
     keep = False
+    run = None
+    # '"key":"...",' in a kept process: its channel key, from its first run frame, in every call and
+    # done frame (docs/in-memory-mode.md). Python code can read it; it stops only stray writers.
+    key_field = ""
 
 
 _state = _State()
@@ -106,7 +119,7 @@ def _finish_with_error(code, message):
     if _state.finished:
         return
     _state.finished = True
-    _send(_dumps({"type": "done", "ok": False, "error": {"code": code, "message": _cap_message(message)}}))
+    _send('{"type":"done",' + _state.key_field + '"ok":false,"error":' + _dumps({"code": code, "message": _cap_message(message)}) + "}")
 
 
 def _emit_log(stream, text):
@@ -306,6 +319,15 @@ def _call_binding(binding, member, args, kwargs):
     if _state.finished:
         return future  # never settles: the run is over
     label = _label(binding, member)
+    if _state.keep and _run_context.get(None) is not _state.run:
+        future.set_exception(_call_error(
+            binding, member,
+            "%s was refused: this call was made by code of an earlier program after it ended (a callback, "
+            "task or thread it left running); only the program now running can call tools" % label,
+            "PERMISSION_DENIED",
+        ))
+        future.exception()  # retrieved: an unawaited refusal is not logged into the running program's output
+        return future
     if args and kwargs:
         future.set_exception(_call_error(binding, member, "%s takes one dict of arguments, or keyword arguments, not both" % label, "INVALID_ARGS"))
         return future
@@ -319,7 +341,7 @@ def _call_binding(binding, member, args, kwargs):
         where = "the argument itself" if path == "" else "at " + path
         future.set_exception(_call_error(binding, member, "Invalid arguments for %s: %s: %s. Pass plain JSON values." % (label, where, reason), "INVALID_ARGS"))
         return future
-    head = '{"type":"call","global":%s,"member":%s,"args":%s,"id":' % (_dumps(binding["global"]), _dumps(member), json_text)
+    head = '{"type":"call",' + _state.key_field + '"global":%s,"member":%s,"args":%s,"id":' % (_dumps(binding["global"]), _dumps(member), json_text)
     cost = _byte_length(head) + 24
     if cost > _state.limits["maxFrameBytes"]:
         future.set_exception(_call_error(binding, member, "the argument of %s is %d bytes; the limit is %d bytes" % (label, cost, _state.limits["maxFrameBytes"])))
@@ -363,44 +385,51 @@ def _on_result(frame):
     _send_waiting()
 
 
-class _Namespace:
-    """'tools': tools.name(...) for identifiers, tools["any-name"](...) for every name."""
+def _namespace_class():
+    """A class of its own for each run's namespaces, so a kept program that patched the class of an
+    earlier run's 'tools' (type(tools).__getattr__ = ...) does not answer a later run's calls."""
 
-    __slots__ = ("_global", "_members")
+    class _Namespace:
+        """'tools': tools.name(...) for identifiers, tools["any-name"](...) for every name."""
 
-    def __init__(self, global_name, members):
-        object.__setattr__(self, "_global", global_name)
-        object.__setattr__(self, "_members", members)
+        __slots__ = ("_global", "_members")
 
-    def __getattr__(self, name):
-        members = object.__getattribute__(self, "_members")
-        if name in members:
-            return members[name]
-        raise AttributeError("%s has no member %r; the SDK lists them" % (object.__getattribute__(self, "_global"), name))
+        def __init__(self, global_name, members):
+            object.__setattr__(self, "_global", global_name)
+            object.__setattr__(self, "_members", members)
 
-    def __getitem__(self, name):
-        members = object.__getattribute__(self, "_members")
-        if name in members:
-            return members[name]
-        raise KeyError("%s has no member %r; the SDK lists them" % (object.__getattribute__(self, "_global"), name))
+        def __getattr__(self, name):
+            members = object.__getattribute__(self, "_members")
+            if name in members:
+                return members[name]
+            raise AttributeError("%s has no member %r; the SDK lists them" % (object.__getattribute__(self, "_global"), name))
 
-    def __setattr__(self, name, value):
-        raise AttributeError("%s is read-only" % object.__getattribute__(self, "_global"))
+        def __getitem__(self, name):
+            members = object.__getattribute__(self, "_members")
+            if name in members:
+                return members[name]
+            raise KeyError("%s has no member %r; the SDK lists them" % (object.__getattribute__(self, "_global"), name))
 
-    def __contains__(self, name):
-        return name in object.__getattribute__(self, "_members")
+        def __setattr__(self, name, value):
+            raise AttributeError("%s is read-only" % object.__getattribute__(self, "_global"))
 
-    def __iter__(self):
-        return iter(sorted(object.__getattribute__(self, "_members")))
+        def __contains__(self, name):
+            return name in object.__getattribute__(self, "_members")
 
-    def __dir__(self):
-        return sorted(object.__getattribute__(self, "_members"))
+        def __iter__(self):
+            return iter(sorted(object.__getattribute__(self, "_members")))
 
-    def __repr__(self):
-        return "<%s: %d members>" % (object.__getattribute__(self, "_global"), _len(object.__getattribute__(self, "_members")))
+        def __dir__(self):
+            return sorted(object.__getattribute__(self, "_members"))
+
+        def __repr__(self):
+            return "<%s: %d members>" % (object.__getattribute__(self, "_global"), _len(object.__getattribute__(self, "_members")))
+
+    return _Namespace
 
 
 def _install_bindings(namespace, bindings):
+    namespace_class = _namespace_class()
     for binding in bindings:
         spec = binding["errorClass"]
         if spec is not None:
@@ -410,7 +439,7 @@ def _install_bindings(namespace, bindings):
         members = {}
         for member in binding["members"]:
             members[member] = _member_function(binding, member)
-        namespace[binding["global"]] = _Namespace(binding["global"], members)
+        namespace[binding["global"]] = namespace_class(binding["global"], members)
 
 
 def _member_function(binding, member):
@@ -564,7 +593,7 @@ def _on_value(value):
         return
     if value is None:
         _state.finished = True
-        _send('{"type":"done","ok":true}')
+        _send('{"type":"done",' + _state.key_field + '"ok":true}')
         return
     json_text = _to_json_text(value)
     if not _isinstance(json_text, _str):
@@ -577,7 +606,7 @@ def _on_value(value):
         )
         return
     size = _byte_length(json_text)
-    line = '{"type":"done","ok":true,"value":' + json_text + "}"
+    line = '{"type":"done",' + _state.key_field + '"ok":true,"value":' + json_text + "}"
     limits = _state.limits
     if _state.output_bytes + size > limits["maxOutputBytes"] or _byte_length(line) > limits["maxFrameBytes"]:
         _finish_with_error(
@@ -643,6 +672,9 @@ def _start_run(frame):
     _state.finished = False
     _state.output_bytes = 0
     _state.keep = frame.get("keep", False) is True
+    key = frame.get("key")
+    if _isinstance(key, _str) and _state.key_field == "":
+        _state.key_field = '"key":%s,' % _dumps(key)
     if _state.namespace is None or not _state.keep:
         _state.namespace = _fresh_namespace()
     namespace = _state.namespace
@@ -659,7 +691,16 @@ def _start_run(frame):
         _finish_with_error("EXCEPTION", "yield is not allowed at the top level of a program; return a list instead")
         _end_run()
         return
-    asyncio.get_running_loop().create_task(_run_main(main))
+    loop = asyncio.get_running_loop()
+    if not _state.keep:
+        loop.create_task(_run_main(main))
+        return
+    # A fresh token, set in a context of this run alone; the task copies it, and so does everything the
+    # program starts from there.
+    _state.run = object()
+    context = _copy_context()
+    context.run(_run_context.set, _state.run)
+    context.run(loop.create_task, _run_main(main))
 
 
 def _on_host_frame(frame):
@@ -693,7 +734,33 @@ def _reader(loop):
             parts.append(chunk[start:])
 
 
+_thread_start = threading.Thread.start
+_thread_bootstrap_inner = threading.Thread._bootstrap_inner
+_executor_submit = concurrent.futures.ThreadPoolExecutor.submit
+
+
+def _start_thread(self):
+    # A thread runs in a copy of its starter's context, so it belongs to the run that started it.
+    self._ptc_context = _copy_context()
+    return _thread_start(self)
+
+
+def _run_thread(self):
+    context = getattr(self, "_ptc_context", None)
+    if context is None:
+        return _thread_bootstrap_inner(self)
+    return context.run(_thread_bootstrap_inner, self)
+
+
+def _submit(self, fn, *args, **kwargs):
+    # A pool thread outlives the run that started it: each work item runs in its submitter's context.
+    return _executor_submit(self, _copy_context().run, fn, *args, **kwargs)
+
+
 def _prepare():
+    threading.Thread.start = _start_thread
+    threading.Thread._bootstrap_inner = _run_thread
+    concurrent.futures.ThreadPoolExecutor.submit = _submit
     sys.stdout = _stdout
     sys.stderr = _stderr
     handler = logging.StreamHandler(_stderr)
