@@ -106,6 +106,12 @@ export const MAX_BASH_TIMEOUT_MS = 600_000;
  * escaped the kill, possible only without bwrap) before the tool stops reading them.
  */
 export const BASH_PIPE_DRAIN_MS = 2_000;
+/**
+ * The persistent `bash` keeps reading (and dropping) the output pipes of at most this many earlier
+ * calls whose background jobs still hold them; past that the oldest is closed and its writers get
+ * EPIPE (docs/minimal-tools.md, "Private channels").
+ */
+export const MAX_BASH_LINGERING_OUTPUTS = 32;
 /** Size of the private `/tmp` tmpfs of a bwrap sandbox (tmpfs pages are RAM that no RSS watchdog sees). */
 export const SANDBOX_TMP_MAX_BYTES = 512 * 1024 * 1024;
 /** Size of the private `/dev/shm` tmpfs of a bwrap sandbox. */

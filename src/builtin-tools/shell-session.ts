@@ -1,38 +1,54 @@
-// One long-lived `bash` under the sandbox, fed one command at a time (docs/minimal-tools.md). The shell
-// reads its script from stdin; for each command the host writes a fixed driver line followed by the
-// command text and a fresh random nonce, each NUL-terminated. The driver line reads the command, runs
-// it with `eval` in the shell itself (so cd, variables and functions persist) with stdin from
-// /dev/null, then reads the nonce and prints `\n<nonce> <status>\n` on stdout and on stderr. The host
-// ends a call when both markers arrived. The nonce reaches the shell only through stdin, which the
-// command cannot read (a socket, not reopenable through /proc), so no output can forge the marker.
+// One long-lived `bash` under the sandbox, fed one command at a time (docs/minimal-tools.md). The
+// shell runs a fixed driver loop (given with -c) and talks to the host only through private FIFOs
+// (shell-channels.ts): for each call the host writes the command, the names of the call's fresh
+// stdout and stderr pipes, a fresh random nonce and the name of the next call's input pipe into the
+// call's input pipe. The driver runs the command with `eval` in the shell itself (so cd, variables
+// and functions persist), stdin from /dev/null and output to the call's pipes, then reads the nonce
+// and writes `\n<nonce> <status>\n` to both. The host ends a call when both markers arrived and
+// then stops listening to that call's pipes, so a background job's later output reaches no call.
+// The shell is non-dumpable and its pipes' names are random in an unlistable directory, so the
+// programs a command runs can neither read a later call's input nor forge a marker.
 
+import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 
 import { ToolFailedError } from '../errors.js';
-import { BASH_PIPE_DRAIN_MS, PROCESS_TREE_SAMPLE_MS } from '../limits.js';
+import { BASH_PIPE_DRAIN_MS, MAX_BASH_LINGERING_OUTPUTS, PROCESS_TREE_SAMPLE_MS } from '../limits.js';
 import { planLaunch, spawnConfined, type ConfinedProcess, type SandboxPolicy } from '../sandbox/index.js';
 import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
-import { BoundedOutput } from './bounded-output.js';
+import type { BoundedOutput } from './bounded-output.js';
+import { MarkerScanner } from './marker-scanner.js';
+import { openInputFifo, openOutputFifo, ShellChannels, type OutputFifo } from './shell-channels.js';
 
 /**
- * Runs before each command with xtrace off: reads the command, evals it (turning xtrace back on
- * inside the eval when the previous command left it on), saves the flags and turns xtrace off again
- * (so the driver's own steps never show in the output), reads the nonce, writes both markers. `builtin` keeps a function named
- * like a builtin from hijacking the driver. One line, so bash parses it whole before `read` consumes
- * the bytes that follow it on stdin.
+ * Ends a call: reads the nonce and the next input pipe's name, writes both markers, moves on.
+ * Driver steps use `builtin`, so a function named like a builtin does not hijack them.
  */
-const DRIVER_LINE =
-  'IFS= builtin read -r -d "" __ptc_cmd; ' +
-  'case "${__ptc_flags-}" in *x*) __ptc_cmd="builtin set -x; $__ptc_cmd";; esac; ' +
-  'builtin eval "$__ptc_cmd" </dev/null; ' +
-  '{ __ptc_status=$?; __ptc_flags=$-; builtin set +x; } 2>/dev/null; ' +
-  'IFS= builtin read -r -d "" __ptc_nonce; ' +
-  'builtin printf "\\n%s %d\\n" "$__ptc_nonce" "$__ptc_status"; ' +
-  'builtin printf "\\n%s %d\\n" "$__ptc_nonce" "$__ptc_status" >&2\n';
+const FINISH =
+  '{ IFS= builtin read -r -d "" __ptc_nonce && IFS= builtin read -r -d "" __ptc_next; } <"$__ptc_in" || builtin exit 1; ' +
+  'builtin printf "\\n%s %d\\n" "$__ptc_nonce" "$__ptc_status" >>"$__ptc_out"; ' +
+  'builtin printf "\\n%s %d\\n" "$__ptc_nonce" "$__ptc_status" >>"$__ptc_err"; ' +
+  '__ptc_in=$__ptc_next; __ptc_busy=; builtin unset __ptc_nonce __ptc_next __ptc_cmd';
 
-/** Longest status text after a marker (`255`), plus slack for a stray space. */
-const MAX_STATUS_CHARS = 8;
+/**
+ * The shell's whole script. It first reads the first input pipe's name from stdin (which the host
+ * then closes) and points stdin at /dev/null. Each turn reads and runs one command, then saves `$?`
+ * and the flags (xtrace off, so no driver step shows in a call's output; turned back on inside the
+ * next `eval` if the command left it on) and finishes the call. A `break` or `continue` in a command
+ * lands at the top of the inner loop or in the outer one, where the pending call is finished with
+ * status 0; only `break 2` or more leaves both loops and ends the shell.
+ */
+export const DRIVER_SCRIPT =
+  'IFS= builtin read -r -d "" __ptc_in || builtin exit 1; builtin exec </dev/null; ' +
+  'while :; do while :; do ' +
+  `if [[ -n \${__ptc_busy-} ]]; then { __ptc_flags=$-; builtin set +x; } 2>/dev/null; __ptc_status=0; ${FINISH}; fi; ` +
+  '{ IFS= builtin read -r -d "" __ptc_cmd && IFS= builtin read -r -d "" __ptc_out && IFS= builtin read -r -d "" __ptc_err; } <"$__ptc_in" || builtin exit 1; ' +
+  'case "${__ptc_flags-}" in *x*) __ptc_cmd="builtin set -x; $__ptc_cmd";; esac; ' +
+  '__ptc_busy=1; ' +
+  'builtin eval "$__ptc_cmd" </dev/null >"$__ptc_out" 2>"$__ptc_err"; ' +
+  `{ __ptc_status=$?; __ptc_flags=$-; builtin set +x; } 2>/dev/null; ${FINISH}; ` +
+  'done; done; builtin exit 1';
 
 export interface ShellSessionOptions {
   /** The launch policy (sandboxPolicyOf the harness's WorkspacePolicy). */
@@ -40,6 +56,14 @@ export interface ShellSessionOptions {
   readonly mode: SandboxMode;
   /** Bytes kept per stream per call. */
   readonly maxStreamBytes: number;
+}
+
+/**
+ * Test-only: launch a readable copy of bash, which the kernel leaves dumpable, so a hostile test can
+ * show what the execute-only copy prevents. Not reachable from the tool's options or the workspace.
+ */
+export interface ShellSessionTestOptions {
+  readonly readableShell?: boolean;
 }
 
 export interface ShellRunLimits {
@@ -70,29 +94,55 @@ function installExitHook(): void {
   });
 }
 
+/** The host's ends of one call's output pipes. */
+interface CallOutput {
+  readonly paths: readonly string[];
+  readonly fifos: readonly OutputFifo[];
+}
+
 export class ShellSession {
   readonly backend: SandboxReport['backend'];
   readonly enforced: SandboxEnforcement;
   readonly #confined: ConfinedProcess;
-  readonly #stdout: MarkerScanner;
-  readonly #stderr: MarkerScanner;
+  readonly #channels: ShellChannels;
+  readonly #maxStreamBytes: number;
+  /** The next call's input pipe: its name (sent with the previous call) and the host's end. */
+  #inputPath: string;
+  #input: Socket;
+  /** Output pipes of earlier calls that background jobs still hold: read and dropped, oldest first. */
+  readonly #lingering: OutputFifo[] = [];
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #startError: Error | undefined;
   readonly #exited: Promise<void>;
   #onExit: (() => void) | undefined;
   #busy = false;
+  #ended = false;
 
-  private constructor(confined: ConfinedProcess, backend: SandboxReport['backend'], enforced: SandboxEnforcement, maxStreamBytes: number) {
+  private constructor(
+    confined: ConfinedProcess,
+    channels: ShellChannels,
+    input: { path: string; socket: Socket },
+    backend: SandboxReport['backend'],
+    enforced: SandboxEnforcement,
+    maxStreamBytes: number,
+  ) {
     this.#confined = confined;
+    this.#channels = channels;
+    this.#inputPath = input.path;
+    this.#input = input.socket;
     this.backend = backend;
     this.enforced = enforced;
-    this.#stdout = new MarkerScanner(maxStreamBytes);
-    this.#stderr = new MarkerScanner(maxStreamBytes);
+    this.#maxStreamBytes = maxStreamBytes;
     const child = confined.child;
-    child.stdout?.on('data', (chunk: Buffer) => this.#stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
-    // A write to a shell that just died fails with EPIPE; the exit handling reports it.
+    // The shell's own stdout and stderr carry no call's output (a driver error at most); drain them
+    // so nothing writing there blocks. bwrap's init holds them too, so a program could reach them.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    // The first input pipe's name; then end-of-file, so the stdin that bwrap's init also holds
+    // carries nothing more.
     child.stdin?.on('error', () => undefined);
+    child.stdin?.end(`${input.path}\0`);
+    this.#input.on('error', () => undefined);
     this.#exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
@@ -114,19 +164,31 @@ export class ShellSession {
   }
 
   /** Plans and spawns the shell; it waits, idle, for the first command. */
-  static async start(options: ShellSessionOptions): Promise<ShellSession> {
-    const plan = await planLaunch({
-      kind: 'exec',
-      command: 'bash',
-      args: ['--noprofile', '--norc'],
-      policy: options.policy,
-      mode: options.mode,
-      firstFreeFd: 3,
-    });
-    const { backend, enforced } = plan;
-    // Descendants are sampled only while a command runs (see run()), not for the shell's whole life.
-    const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe'] });
-    return new ShellSession(confined, backend, enforced, options.maxStreamBytes);
+  static async start(options: ShellSessionOptions, testOptions: ShellSessionTestOptions = {}): Promise<ShellSession> {
+    const channels = ShellChannels.create(options.policy.env['PATH'] ?? '/usr/bin:/bin', testOptions.readableShell === true);
+    let input: Socket | undefined;
+    try {
+      const inputPath = channels.freshPath();
+      await channels.makeFifos([inputPath]);
+      input = openInputFifo(inputPath);
+      const plan = await planLaunch({
+        kind: 'exec',
+        command: channels.bashPath,
+        args: ['--noprofile', '--norc', '-c', DRIVER_SCRIPT],
+        policy: options.policy,
+        mode: options.mode,
+        firstFreeFd: 3,
+        runtimeReadPaths: [channels.dir],
+      });
+      const { backend, enforced } = plan;
+      // Descendants are sampled only while a command runs (see run()), not for the shell's whole life.
+      const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe'] });
+      return new ShellSession(confined, channels, { path: inputPath, socket: input }, backend, enforced, options.maxStreamBytes);
+    } catch (error) {
+      input?.destroy();
+      channels.remove();
+      throw error;
+    }
   }
 
   /** False once the shell process has exited or failed to start. */
@@ -145,37 +207,59 @@ export class ShellSession {
     }
     this.#busy = true;
     this.#setRef(true);
-    const nonce = `__ptc_end_${randomBytes(16).toString('hex')}`;
-    const stdout = this.#stdout.begin(nonce);
-    const stderr = this.#stderr.begin(nonce);
+    let output: CallOutput | undefined;
     const sampler =
       this.backend === 'bwrap' ? undefined : setInterval(() => this.#confined.trackDescendants(), PROCESS_TREE_SAMPLE_MS);
     try {
-      return await new Promise<ShellRunOutcome>((resolve) => {
+      const nonce = `__ptc_end_${randomBytes(16).toString('hex')}`;
+      const stdout = new MarkerScanner(nonce, this.#maxStreamBytes);
+      const stderr = new MarkerScanner(nonce, this.#maxStreamBytes);
+      const outPath = this.#channels.freshPath();
+      const errPath = this.#channels.freshPath();
+      const nextPath = this.#channels.freshPath();
+      await this.#channels.makeFifos([outPath, errPath, nextPath]);
+      output = { paths: [outPath, errPath], fifos: [openOutputFifo(outPath), openOutputFifo(errPath)] };
+      const [outFifo, errFifo] = output.fifos as [OutputFifo, OutputFifo];
+      outFifo.stream.on('data', (chunk: Buffer) => stdout.push(chunk));
+      errFifo.stream.on('data', (chunk: Buffer) => stderr.push(chunk));
+      const next = openInputFifo(nextPath);
+      next.on('error', () => undefined);
+      const input = this.#input;
+      const inputPath = this.#inputPath;
+      this.#input = next;
+      this.#inputPath = nextPath;
+      const outcome = await new Promise<ShellRunOutcome>((resolve) => {
         let timedOut = false;
         let aborted = false;
         let settled = false;
         const cleanup = (): void => {
           clearTimeout(deadline);
           limits.signal.removeEventListener('abort', onAbort);
-          this.#stdout.onMarker = undefined;
-          this.#stderr.onMarker = undefined;
+          stdout.onMarker = undefined;
+          stderr.onMarker = undefined;
           this.#onExit = undefined;
         };
         const finishOk = (): void => {
-          if (settled || !this.#stdout.done || !this.#stderr.done) return;
+          if (settled || !stdout.done || !stderr.done) return;
           settled = true;
           cleanup();
-          resolve({ status: this.#stdout.status, stdout, stderr, timedOut, aborted });
+          resolve({ status: stdout.status, stdout: stdout.output, stderr: stderr.output, timedOut, aborted });
         };
         const finishGone = (): void => {
           if (settled) return;
           settled = true;
           cleanup();
-          void this.#endAfterExit().then(() => {
-            this.#stdout.flush();
-            this.#stderr.flush();
-            resolve({ status: undefined, stdout, stderr, timedOut, aborted, shellExit: this.#exit ?? { code: null, signal: 'SIGKILL' } });
+          void this.#endAfterExit(output).then(() => {
+            stdout.flush();
+            stderr.flush();
+            resolve({
+              status: undefined,
+              stdout: stdout.output,
+              stderr: stderr.output,
+              timedOut,
+              aborted,
+              shellExit: this.#exit ?? { code: null, signal: 'SIGKILL' },
+            });
           });
         };
         const kill = (): void => {
@@ -191,8 +275,8 @@ export class ShellSession {
           kill();
         }, limits.timeoutMs);
         limits.signal.addEventListener('abort', onAbort, { once: true });
-        this.#stdout.onMarker = finishOk;
-        this.#stderr.onMarker = finishOk;
+        stdout.onMarker = finishOk;
+        stderr.onMarker = finishOk;
         this.#onExit = finishGone;
         if (limits.signal.aborted) {
           onAbort();
@@ -202,10 +286,14 @@ export class ShellSession {
           finishGone();
           return;
         }
-        const stdin = this.#confined.child.stdin as Writable | null;
-        stdin?.write(`${DRIVER_LINE}${command}\0${nonce}\0`);
+        input.write(`${command}\0${outPath}\0${errPath}\0${nonce}\0${nextPath}\0`);
       });
+      // The call's input pipe is spent; its name goes so nothing can open it later.
+      input.destroy();
+      this.#channels.unlink(inputPath);
+      return outcome;
     } finally {
+      if (output !== undefined) this.#retire(output);
       if (sampler !== undefined) {
         clearInterval(sampler);
         this.#confined.trackDescendants();
@@ -219,36 +307,74 @@ export class ShellSession {
   async dispose(): Promise<void> {
     this.#setRef(true);
     this.#confined.killTree();
-    await this.#endAfterExit();
+    await this.#endAfterExit(undefined);
   }
 
   /** Synchronous kill for the host's exit hook. */
   killNow(): void {
     this.#confined.killTree();
+    this.#channels.remove();
+  }
+
+  /**
+   * After a call: its pipes lose their names, and the host's hold on them goes, so each ends when
+   * the last background job holding it closes it. Until then what they carry is read and dropped.
+   */
+  #retire(output: CallOutput): void {
+    for (const path of output.paths) this.#channels.unlink(path);
+    for (const fifo of output.fifos) {
+      fifo.stream.removeAllListeners('data');
+      fifo.release();
+      if (this.#ended) fifo.stream.destroy();
+      if (fifo.stream.destroyed || fifo.stream.readableEnded) continue;
+      fifo.stream.on('data', () => undefined);
+      fifo.stream.once('close', () => {
+        const at = this.#lingering.indexOf(fifo);
+        if (at !== -1) this.#lingering.splice(at, 1);
+      });
+      this.#lingering.push(fifo);
+      this.#unref(fifo.stream);
+    }
+    while (this.#lingering.length > MAX_BASH_LINGERING_OUTPUTS) this.#lingering.shift()?.stream.destroy();
   }
 
   /** After the shell exited or was killed: nothing it started survives, the pipes are released. */
-  async #endAfterExit(): Promise<void> {
+  async #endAfterExit(output: CallOutput | undefined): Promise<void> {
     // The session is over either way: what a command left running goes with its shell.
     this.#confined.killTree();
     await this.#exited;
     this.#confined.killTree();
     await this.#confined.waitGone();
-    // Without a pid namespace a process that escaped the kill could hold the pipes open: stop reading.
     const child = this.#confined.child;
+    // The current call's pipes end once their writers are gone; the host's own hold goes first.
+    for (const fifo of output?.fifos ?? []) fifo.release();
+    const streams: Readable[] = [...(output?.fifos.map((fifo) => fifo.stream) ?? [])];
+    if (child.stdout !== null) streams.push(child.stdout);
+    if (child.stderr !== null) streams.push(child.stderr);
+    // Without a pid namespace a process that escaped the kill could hold the pipes open: stop reading.
     await Promise.race([
-      Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]),
+      Promise.all(streams.map(streamClosed)),
       new Promise((resolve) => setTimeout(resolve, BASH_PIPE_DRAIN_MS).unref()),
     ]);
-    for (const stream of child.stdio) (stream as Readable | Writable | null)?.destroy();
+    if (this.#ended) return;
+    this.#ended = true;
+    for (const stream of child.stdio) (stream as Readable | null)?.destroy();
+    this.#input.destroy();
+    for (const fifo of this.#lingering.splice(0)) fifo.stream.destroy();
+    this.#channels.remove();
     live.delete(this);
+  }
+
+  #unref(stream: Socket | Readable | null): void {
+    (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
   }
 
   #setRef(ref: boolean): void {
     const child = this.#confined.child;
     if (ref) child.ref();
     else child.unref();
-    for (const stream of child.stdio) {
+    const handles = [...child.stdio, this.#input];
+    for (const stream of handles) {
       const handle = stream as (Readable & { ref?: () => void; unref?: () => void }) | null;
       if (ref) handle?.ref?.();
       else handle?.unref?.();
@@ -256,96 +382,10 @@ export class ShellSession {
   }
 }
 
-function streamClosed(stream: Readable | null): Promise<void> {
-  if (stream === null || stream.destroyed || stream.readableEnded) return Promise.resolve();
+function streamClosed(stream: Readable): Promise<void> {
+  if (stream.destroyed || stream.readableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     stream.once('close', () => resolve());
     stream.once('end', () => resolve());
   });
-}
-
-/**
- * Splits one output stream at the current call's marker. Bytes that may be the start of a marker are
- * held back until the next chunk decides; bytes after a marker (a background job still writing)
- * start the next call's output.
- */
-class MarkerScanner {
-  onMarker: (() => void) | undefined;
-  #output: BoundedOutput;
-  #held: Buffer = Buffer.alloc(0);
-  #marker: Buffer | undefined;
-  #done = false;
-  #status: number | undefined;
-  readonly #maxBytes: number;
-
-  constructor(maxBytes: number) {
-    this.#maxBytes = maxBytes;
-    this.#output = new BoundedOutput(maxBytes);
-  }
-
-  get done(): boolean {
-    return this.#done;
-  }
-
-  get status(): number | undefined {
-    return this.#status;
-  }
-
-  /** Starts a call: returns the buffer its output goes to (holding whatever arrived since the last call). */
-  begin(nonce: string): BoundedOutput {
-    this.#marker = Buffer.from(`\n${nonce} `);
-    this.#done = false;
-    this.#status = undefined;
-    return this.#output;
-  }
-
-  /** Ends a call without a marker: held bytes were output after all. */
-  flush(): void {
-    if (this.#held.length > 0) this.#output.push(this.#held);
-    this.#held = Buffer.alloc(0);
-    this.#marker = undefined;
-  }
-
-  push(chunk: Buffer): void {
-    const marker = this.#marker;
-    if (marker === undefined || this.#done) {
-      this.#output.push(chunk);
-      return;
-    }
-    const data = this.#held.length === 0 ? chunk : Buffer.concat([this.#held, chunk]);
-    this.#held = Buffer.alloc(0);
-    const at = data.indexOf(marker);
-    if (at === -1) {
-      const keep = Math.min(marker.length - 1, data.length);
-      this.#output.push(data.subarray(0, data.length - keep));
-      this.#held = Buffer.from(data.subarray(data.length - keep));
-      return;
-    }
-    this.#output.push(data.subarray(0, at));
-    const statusStart = at + marker.length;
-    const lineEnd = data.indexOf(0x0a, statusStart);
-    if (lineEnd === -1) {
-      if (data.length - statusStart > MAX_STATUS_CHARS) {
-        // Not our marker after all (ours ends within a few digits): it is output.
-        this.#output.push(data.subarray(at, at + 1));
-        this.push(data.subarray(at + 1));
-        return;
-      }
-      this.#held = Buffer.from(data.subarray(at));
-      return;
-    }
-    const statusText = data.subarray(statusStart, lineEnd).toString('latin1');
-    if (!/^\d{1,3}$/.test(statusText)) {
-      this.#output.push(data.subarray(at, at + 1));
-      this.push(data.subarray(at + 1));
-      return;
-    }
-    this.#status = Number(statusText);
-    this.#done = true;
-    this.#marker = undefined;
-    this.#output = new BoundedOutput(this.#maxBytes);
-    const rest = data.subarray(lineEnd + 1);
-    if (rest.length > 0) this.#output.push(rest);
-    this.onMarker?.();
-  }
 }
