@@ -44,11 +44,22 @@ export function isPresetPath(value: string): boolean {
 
 /** The directories searched for named presets, in order. */
 export function presetDirectories(search: PresetSearch): { dir: string; origin: Exclude<PresetOrigin, 'path'> }[] {
+  const workspace = path.join(search.workspace, '.ptc', 'presets');
+  const home = path.join(ptcHome(search), 'presets');
   return [
-    { dir: path.join(search.workspace, '.ptc', 'presets'), origin: 'workspace' },
-    { dir: path.join(ptcHome(search), 'presets'), origin: 'PTC_HOME' },
+    // Working in the home directory, `~/.ptc/presets` is the user's own, not a workspace's.
+    ...(realOrSelf(workspace) === realOrSelf(home) ? [] : [{ dir: workspace, origin: 'workspace' as const }]),
+    { dir: home, origin: 'PTC_HOME' },
     { dir: SHIPPED_PRESETS_DIR, origin: 'shipped' },
   ];
+}
+
+function realOrSelf(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 
 /** Resolves a preset name or path to its file; an unknown name is CONFIG listing what exists. */

@@ -11,7 +11,7 @@ import { SHIPPED_PLUGINS } from '../presets/assemble.js';
 import { findPackage, isInside } from '../presets/package-location.js';
 import { isModulePath, isPackageName } from '../presets/plugin-module.js';
 import { readPresetFile, type PresetRow } from '../presets/preset-file.js';
-import { listPresets, type PresetSearch } from '../presets/resolve-preset.js';
+import { listPresets, presetDirectories, type PresetSearch } from '../presets/resolve-preset.js';
 
 export interface WorkspacePackage {
   readonly name: string;
@@ -70,7 +70,8 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     if (found.entry) hash(found.entry);
   };
 
-  for (const file of filesUnder(presetDir)) hash(file);
+  // The user's own `$PTC_HOME/presets` when the workspace is where PTC_HOME lives (working in `~`).
+  if (presetDirectories({ ...search, workspace: root }).some((d) => d.origin === 'workspace')) for (const file of filesUnder(presetDir)) hash(file);
   for (const location of listPresets({ ...search, workspace: root })) {
     let rows: readonly PresetRow[];
     try {

@@ -8,9 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runAgent, type AgentRunResult } from '../../src/agent/loop.js';
 import { createHarness, type Harness } from '../../src/harness.js';
+import { recordTrust } from '../../src/trust/trust-store.js';
+import { collectWorkspaceConfig } from '../../src/trust/workspace-config.js';
 import { resolveModel } from '../../src/llm/index.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { createSessionWriter, listSessionFiles, readSession } from '../../src/session/index.js';
@@ -27,6 +29,7 @@ beforeEach(() => {
   fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
 });
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await harness?.dispose();
   harness = undefined;
   await server?.close();
@@ -191,6 +194,9 @@ describe('task: refusals', () => {
       path.join(workspace, '.ptc', 'presets', 'nested.yml'),
       'description: ptc with task.\nplugins:\n  - name: builtin-tools\n    config: { tools: [read, task] }\n  - name: node-runtime\n  - name: tool-presentation\n    config: { mode: ptc }\n',
     );
+    // The child loads it by name, so the workspace must be trusted (docs/presets.md, "Trust"), in a PTC_HOME of this test's own.
+    vi.stubEnv('PTC_HOME', path.join(workspace, 'ptc-home'));
+    recordTrust(path.join(workspace, 'ptc-home'), fs.realpathSync(workspace), collectWorkspaceConfig(workspace).digest);
     const program = "try { return await tools.task({ description: 'deeper', prompt: 'Go deeper.' }); } catch (e) { return `${e.code}: ${e.message}`; }";
     const { result, children, events } = await runParent('standard', [
       reply.toolCalls([{ id: 't1', name: 'task', args: { description: 'nest', prompt: 'Nest.', preset: 'nested' } }]),

@@ -199,6 +199,37 @@ describe('a cloned repository runs none of its code until trusted', () => {
   });
 });
 
+describe('a subagent reaches a preset by name', () => {
+  it('task({ preset }) with a workspace-only preset: INVALID_ARGS untrusted, nothing runs; trusted, the child assembles it', async () => {
+    const repo = cloneRepo();
+    fs.copyFileSync(path.join(repo.dir, '.ptc/presets/ptc.yml'), path.join(repo.dir, '.ptc/presets/repo.yml'));
+    const sessionDir = path.join(base, 'sessions-task');
+    const delegate = (replies: ReturnType<typeof reply.text>[]) => [
+      reply.toolCalls([{ id: 't1', name: 'task', args: { description: 'delegate', prompt: 'Say hi.', preset: 'repo' } }]),
+      ...replies,
+    ];
+    const run = async (script: ReturnType<typeof reply.text>[]) => {
+      const model = await startScriptedOpenAIServer(script);
+      try {
+        const out = await ptcAsync(['run', 'Delegate.', '--preset', 'standard', '--json', '--base-url', model.baseUrl, '--model', 'scripted', '--session-dir', sessionDir], repo.dir);
+        return { ...out, bodies: model.requests.map((r) => r.body) };
+      } finally {
+        await model.close();
+      }
+    };
+    const untrusted = await run(delegate([reply.text('Could not.')]));
+    expect(untrusted.code).toBe(0);
+    expect(repo.markers()).toEqual([]);
+    expect(untrusted.bodies[1]).toContain('INVALID_ARGS');
+    expect(untrusted.bodies[1]).toContain('ptc trust');
+    // Control: trusted, the child's harness assembles the workspace preset (the markers appear).
+    trust(repo);
+    const trusted = await run(delegate([reply.text('Hi from the child.'), reply.text('Done.')]));
+    expect(trusted.code).toBe(0);
+    expect(repo.markers()).toEqual(MARKERS);
+  });
+});
+
 describe('what a program writes, and what the user typed', () => {
   it.skipIf(skipWithoutBwrap)('a program (ptc exec) writes .ptc/presets/ptc.yml and a plugin; the next ptc tools runs none of it', () => {
     const dir = path.join(base, 'program-ws');
