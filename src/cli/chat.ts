@@ -173,6 +173,10 @@ async function askInTerminal(rl: Interface, out: Writable, request: ApprovalRequ
     lines.push(`  from the program of ${request.parent.tool} ${request.parent.id}${request.parent.description ? ` ("${request.parent.description}")` : ''}:`);
     if (request.parent.program !== undefined) lines.push(...request.parent.program.split('\n').map((l) => `  | ${l}`));
   }
+  // Asked beyond the policy (a protected path, a program no sandbox holds): say why, show the program.
+  if (request.why !== undefined) lines.push(`  why: ${request.why}`);
+  const code = typeof request.args === 'object' && request.args !== null && !Array.isArray(request.args) ? request.args['code'] : undefined;
+  if (request.parent === undefined && typeof code === 'string') lines.push(...code.split('\n').map((l) => `  | ${l}`));
   out.write(`${lines.join('\n')}\n`);
   for (;;) {
     const answer = await questionUntil(rl, '[y] allow once  [a] allow this tool for the session  [n] deny: ', signal);

@@ -146,3 +146,30 @@ describe('readHostLayout on this machine', () => {
     }
   });
 });
+
+describe('buildBwrapArgs: protected paths and a read-only workspace', () => {
+  it('binds protected entries read-only over the workspace, pins their parents, and puts a read-only tmpfs where one is missing', () => {
+    const list = args({
+      protect: { existing: ['/tmp/ws/.git', '/tmp/ws/vendor/lib/.git'], placeholders: ['/tmp/ws/.ptc'], pins: ['/tmp/ws/vendor', '/tmp/ws/vendor/lib'] },
+    });
+    const ops = mounts(list);
+    const at = (dest: string) => ops.findIndex((m) => m[m.length - 1] === dest);
+    expect(ops[at('/tmp/ws')]).toEqual(['--bind', '/tmp/ws', '/tmp/ws']);
+    expect(ops[at('/tmp/ws/.git')]).toEqual(['--ro-bind', '/tmp/ws/.git', '/tmp/ws/.git']);
+    expect(ops[at('/tmp/ws/vendor')]).toEqual(['--bind', '/tmp/ws/vendor', '/tmp/ws/vendor']);
+    expect(ops[at('/tmp/ws/vendor/lib/.git')]).toEqual(['--ro-bind', '/tmp/ws/vendor/lib/.git', '/tmp/ws/vendor/lib/.git']);
+    // Parents before what is mounted inside them.
+    expect(at('/tmp/ws')).toBeLessThan(at('/tmp/ws/vendor'));
+    expect(at('/tmp/ws/vendor')).toBeLessThan(at('/tmp/ws/vendor/lib'));
+    expect(at('/tmp/ws/vendor/lib')).toBeLessThan(at('/tmp/ws/vendor/lib/.git'));
+    const tmpfs = list.indexOf('/tmp/ws/.ptc');
+    expect(list.slice(tmpfs - 1, tmpfs + 3)).toEqual(['--tmpfs', '/tmp/ws/.ptc', '--remount-ro', '/tmp/ws/.ptc']);
+  });
+
+  it('a read-only workspace binds cwd read-only and keeps the private dirs writable', () => {
+    const ops = mounts(args({ paths: { cwd: '/tmp/ws', read: ['/srv/extra'], write: ['/tmp/ptc-run-1'], cwdReadOnly: true } }));
+    expect(ops).toContainEqual(['--ro-bind', '/tmp/ws', '/tmp/ws']);
+    expect(ops).toContainEqual(['--bind', '/tmp/ptc-run-1', '/tmp/ptc-run-1']);
+    expect(ops).not.toContainEqual(['--bind', '/tmp/ws', '/tmp/ws']);
+  });
+});
