@@ -258,5 +258,7 @@ export const MCP_MAX_TOOLS_PER_SERVER = 1_000;
 export const MCP_MAX_LIST_PAGES = 100;
 /** Characters kept of a server's tool description (a longer one is cut with a note). */
 export const MCP_MAX_TOOL_DESCRIPTION_CHARS = 8_000;
+/** Longest MCP tool name registered, in characters (the MCP specification's tool-name bound); a longer one is skipped. */
+export const MCP_MAX_TOOL_NAME_CHARS = 128;
 /** Restarts of a server that died mid-session; after them its calls fail until the harness restarts. */
 export const MCP_MAX_RESTARTS = 1;

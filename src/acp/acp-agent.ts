@@ -9,6 +9,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { runAgent, type AgentProgress } from '../agent/loop.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
 import type { Disposer } from '../context/context.js';
+import { codeFence } from '../code-fence.js';
 import { HarnessError } from '../errors.js';
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
 import { renderJson, type JsonValue } from '../json.js';
@@ -206,8 +207,11 @@ class ToolCallReporter {
 /** session/request_permission for one approval request; a cancelled or failed ask is a deny. */
 async function askEditor(client: acp.AgentContext, sessionId: string, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
   const parent = request.parent;
-  const title = parent === undefined ? `${request.tool}` : `${request.tool} (from the program of ${parent.tool} "${parent.description ?? parent.id}")`;
-  const content = [text(`${request.tool} ${renderJson(request.args)}`), ...(parent?.program !== undefined ? [text(fence(parent.program))] : [])];
+  // The label is the model's: one line, so it cannot add lines to the title.
+  const label = (parent?.description ?? parent?.id ?? '').replace(/\s+/g, ' ').trim();
+  const title = parent === undefined ? `${request.tool}` : `${request.tool} (from the program of ${parent.tool} "${label}")`;
+  // Arguments and program are the model's text: each in a fence it cannot close (code-fence.ts).
+  const content = [text(`${request.tool}\n${codeFence(renderJson(request.args), 'json')}`), ...(parent?.program !== undefined ? [text(fence(parent.program))] : [])];
   const response = await client.request(
     acp.methods.client.session.requestPermission,
     {
@@ -256,7 +260,7 @@ function text(value: string): acp.ToolCallContent {
 }
 
 function fence(program: string): string {
-  return `\`\`\`ts\n${program}\n\`\`\``;
+  return codeFence(program, 'ts');
 }
 
 function stringField(args: JsonValue, key: string): string | undefined {

@@ -15,7 +15,7 @@ export interface SubagentRequest {
   readonly description: string;
   /** The subagent's task: its first and only user message. */
   readonly prompt: string;
-  /** The subagent's preset (name or path); default `ptc`. */
+  /** The subagent's preset, by name (the task tool refuses paths); default `ptc`. */
   readonly preset?: string;
   /** The `task` call that starts it; the subagent's `session/start` names it. */
   readonly toolCallId: string;
@@ -61,14 +61,24 @@ export const TASK_DESCRIPTION =
   'for searches or investigations whose details you do not need in your own context. `description` ' +
   'is a short label (3-6 words). Subagents cannot start subagents.';
 
+/**
+ * A preset name as `ptc presets list` shows them: no slash, no `.yml` ending, so it resolves only in
+ * the preset directories (docs/presets.md, "Resolution"), never as a path.
+ */
+const PRESET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const NOT_A_NAME = 'give a preset name (letters, digits, -, _ and .), not a path: ptc, standard, minimal or a preset of this workspace';
+
 export const TASK_INPUT = z.strictObject({
   description: z.string().min(1).max(200).describe('A short label for the task (3-6 words), shown in logs and progress.'),
   prompt: z.string().min(1).describe('The complete task for the subagent, with everything it needs to know and what to answer.'),
+  // A name, never a path: the host reads the preset file, so a path would let the model make it read
+  // any file and report on it (docs/security.md, "Limits that hold").
   preset: z
     .string()
-    .min(1)
+    .regex(PRESET_NAME, NOT_A_NAME)
+    .refine((name) => !/\.ya?ml$/i.test(name), NOT_A_NAME)
     .optional()
-    .describe('The preset the subagent is built from: ptc (the default: it writes programs), standard (native tools), minimal, or a preset of this workspace.'),
+    .describe('The preset the subagent is built from, by name: ptc (the default: it writes programs), standard (native tools), minimal, or a preset of this workspace.'),
 });
 
 export const TASK_OUTPUT = z.string().describe("The subagent's final answer.");

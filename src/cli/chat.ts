@@ -168,10 +168,13 @@ function question(rl: Interface, prompt: string): Promise<string | undefined> {
 
 /** Asks on the terminal: y = this call, a = this tool for the session, n = deny (then a reason). */
 async function askInTerminal(rl: Interface, out: Writable, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-  const lines = [`\nApproval needed: ${request.tool} ${preview(JSON.stringify(request.args))}`];
+  // Everything but the frame is the model's text: shown with its control characters visible, so a
+  // carriage return or an escape sequence cannot redraw the question (docs/security.md, "Approval edges").
+  const lines = [`\nApproval needed: ${visible(request.tool)} ${preview(JSON.stringify(request.args))}`];
   if (request.parent !== undefined) {
-    lines.push(`  from the program of ${request.parent.tool} ${request.parent.id}${request.parent.description ? ` ("${request.parent.description}")` : ''}:`);
-    if (request.parent.program !== undefined) lines.push(...request.parent.program.split('\n').map((l) => `  | ${l}`));
+    const label = request.parent.description ? ` ("${visible(request.parent.description)}")` : '';
+    lines.push(`  from the program of ${visible(request.parent.tool)} ${visible(request.parent.id)}${label}:`);
+    if (request.parent.program !== undefined) lines.push(...request.parent.program.split('\n').map((l) => `  | ${visible(l)}`));
   }
   // Asked beyond the policy (a protected path, a program no sandbox holds): say why, show the program.
   if (request.why !== undefined) lines.push(`  why: ${request.why}`);
@@ -202,6 +205,14 @@ async function questionUntil(rl: Interface, prompt: string, signal: AbortSignal)
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** `text` with every control, line-separator and bidi/format character written as a `\\u` escape. */
+function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 function preview(text: string): string {

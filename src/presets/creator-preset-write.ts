@@ -1,7 +1,8 @@
 // The creator preset's `preset_write` tool: checks a preset the way loading it would (the file schema,
-// then assembly in a throwaway container with the harness's settings) and only then writes it to
-// `<workspace>/.ptc/presets/<name>.yml`, atomically and through the race-safe resolver
-// (docs/creator.md, docs/file-tools.md).
+// then assembly of its shipped rows in a throwaway container with the harness's settings) and only
+// then writes it to `<workspace>/.ptc/presets/<name>.yml`, atomically and through the race-safe
+// resolver (docs/creator.md, docs/file-tools.md). It runs nothing the preset names: plugin files and
+// packages are not imported and MCP servers are not started (docs/security.md, "Approval edges").
 
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -12,15 +13,16 @@ import { writeFileAtomicAt } from '../builtin-tools/atomic-write.js';
 import { describeFsError } from '../builtin-tools/fs-errors.js';
 import { createPathResolver, type PathResolver } from '../builtin-tools/path-resolver.js';
 import { CREATE_FLAGS, at, closeQuietly, errnoCode, writeAllFd } from '../builtin-tools/safe-fs.js';
-import { createContext } from '../context/context.js';
+import { createContext, type Context } from '../context/context.js';
 import { ConfigError, HarnessError, ToolFailedError } from '../errors.js';
 import { MAX_PRESET_FILE_BYTES } from '../limits.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import { defineTool } from '../tools/types.js';
-import { assembleRows } from './assemble.js';
+import { describeConfigIssues, mcpConfigSchema } from '../mcp/client/config.js';
+import { assembledRows, assembleRows, describeRow, SHIPPED_PLUGINS } from './assemble.js';
 import type { HarnessSettings } from './harness-settings.js';
-import { isModulePath } from './plugin-module.js';
-import { parsePresetText, type PresetFile } from './preset-file.js';
+import { isModulePath, isPackageName, PLUGIN_MODULE_EXTENSIONS } from './plugin-module.js';
+import { parsePresetText, type PresetFile, type PresetRow } from './preset-file.js';
 import { listPresets } from './resolve-preset.js';
 
 export interface PresetWriteToolOptions {
@@ -34,8 +36,9 @@ export const WORKSPACE_PRESETS_DIR = path.join('.ptc', 'presets');
 
 export const PRESET_WRITE_DESCRIPTION =
   'Write a preset (an ordered list of plugin rows) to .ptc/presets/<name>.yml in the workspace, after ' +
-  'checking it exactly as loading it would: unknown rows, bad configs, plugins that fail and rows left ' +
-  'waiting for a service are refused with the loader\'s message and nothing is written. Rows: ' +
+  'checking it as loading it would: unknown rows, bad configs, shipped rows that fail and rows left ' +
+  'waiting for a service are refused with the loader\'s message and nothing is written. Plugin files and ' +
+  'packages are not run here (check one with plugin_try) and MCP servers are not started. Rows: ' +
   '`builtin-tools` {tools: [...]}, `node-runtime`, `tool-presentation` {mode: native|ptc} (ptc needs a ' +
   'node-runtime row before it), `creator-tools`, a plugin file path (relative to the preset file, so ' +
   '../../tools/x.ts for <workspace>/tools/x.ts) or a package name. An existing preset of that name is ' +
@@ -58,6 +61,9 @@ const presetWriteOutput = z.object({
   mode: z.enum(['native', 'ptc']).describe('How the preset presents its tools.'),
   tools: z.array(z.string()).describe('The tools it gives an agent, sorted.'),
   shadows: z.array(z.string()).describe('Presets of the same name it now hides (PTC_HOME or shipped), as name:origin.'),
+  unchecked: z
+    .array(z.string())
+    .describe('Rows whose code was not run: plugin files and packages (their tools are not in `tools`) and mcp rows (servers not started).'),
 });
 
 export type PresetWriteResult = z.output<typeof presetWriteOutput>;
@@ -88,18 +94,31 @@ export function createPresetWriteTool(options: PresetWriteToolOptions) {
       // The same parse a load does, positions naming the file it will be.
       const preset = parsePresetText(text, absolute);
       checkPluginPaths(preset, resolver);
-      const assembled = await tryAssemble(preset, settings);
+      const unchecked = preset.rows.filter((row) => !runsHere(row));
+      for (const row of unchecked) checkWithoutRunning(row, settings.cwd);
+      const assembled = await tryAssemble(preset.rows.filter(runsHere), unchecked.length > 0, settings);
       const created = await writePresetFile(resolver, relative, text, args.overwrite);
       const shadows = listPresets({ workspace: settings.cwd, ...(options.env ? { env: options.env } : {}) })
         .filter((p) => p.name === args.name && p.origin !== 'workspace')
         .map((p) => `${p.name}:${p.origin}`);
-      return { name: args.name, file: relative.split(path.sep).join('/'), created, ...assembled, shadows };
+      return {
+        name: args.name,
+        file: relative.split(path.sep).join('/'),
+        created,
+        ...assembled,
+        shadows,
+        unchecked: unchecked.map((row) => `row ${row.index} \`${row.name}\``),
+      };
     },
     renderContent(value) {
       const shadow = value.shadows.length > 0 ? ` It hides ${value.shadows.join(', ')}.` : '';
+      const rest =
+        value.unchecked.length > 0
+          ? ` Not run here, so their tools are not listed: ${value.unchecked.join(', ')} (plugin_try runs a plugin file; the preset loads them all).`
+          : '';
       return (
         `${value.created ? 'Wrote' : 'Replaced'} ${value.file}: ${value.tools.length} tools (${value.tools.join(', ')}), ` +
-        `presented ${value.mode}.${shadow} Use it with \`ptc run --preset ${value.name}\`.`
+        `presented ${value.mode}.${shadow}${rest} Use it with \`ptc run --preset ${value.name}\`.`
       );
     },
   });
@@ -114,13 +133,63 @@ function checkPluginPaths(preset: PresetFile, resolver: PathResolver): void {
   }
 }
 
-/** Assembles the rows in a throwaway container with the harness's settings; CONFIG with the loader's message when they do not. */
-async function tryAssemble(preset: PresetFile, settings: HarnessSettings): Promise<Pick<PresetWriteResult, 'mode' | 'tools'>> {
+/**
+ * Whether a row is assembled by the check: shipped rows other than `mcp` (our own code, which starts
+ * nothing outside the process but a runtime's sandboxed children), and names that are no plugin at
+ * all (assembly reports them as unknown).
+ */
+function runsHere(row: PresetRow): boolean {
+  if (row.name === 'mcp') return false;
+  if (Object.hasOwn(SHIPPED_PLUGINS, row.name)) return true;
+  return !isModulePath(row.name) && !isPackageName(row.name);
+}
+
+/** What can be known of a row without running it: a module's extension, a package's presence, an mcp row's config. */
+function checkWithoutRunning(row: PresetRow, workspace: string): void {
+  if (row.name !== 'mcp' && isPackageName(row.name) && !isModulePath(row.name)) {
+    if (!packageInstalled(row.name, workspace)) {
+      throw new ConfigError(
+        `The preset was not written: ${describeRow(row)}: unknown plugin: no shipped plugin of that name and no package ${JSON.stringify(row.name)} installed in ${workspace}; ` +
+          `use a shipped plugin (${Object.keys(SHIPPED_PLUGINS).join(', ')}), a plugin file path or an installed package name.`,
+      );
+    }
+    return;
+  }
+  if (row.name === 'mcp') {
+    const parsed = mcpConfigSchema.safeParse(row.config ?? {});
+    if (!parsed.success) throw new ConfigError(`The preset was not written: ${describeRow(row)}: ${describeConfigIssues(parsed.error)}.`);
+    return;
+  }
+  if (!isModulePath(row.name)) return;
+  const file = path.resolve(row.baseDir, row.name);
+  if (!PLUGIN_MODULE_EXTENSIONS.some((ext) => file.endsWith(ext))) {
+    throw new ConfigError(`The preset was not written: ${describeRow(row)}: plugin file ${file} must end with ${PLUGIN_MODULE_EXTENSIONS.join(', ')}.`);
+  }
+}
+
+/** Whether `node_modules/<name>/package.json` exists in the workspace or a directory above it (Node's lookup, without running the package). */
+function packageInstalled(name: string, workspace: string): boolean {
+  for (let dir = workspace; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+/**
+ * Assembles the rows in a throwaway container with the harness's settings; CONFIG with the loader's
+ * message when they do not. A row left waiting for a service is accepted when rows that were not run
+ * could provide it (`others`).
+ */
+async function tryAssemble(rows: readonly PresetRow[], others: boolean, settings: HarnessSettings): Promise<Pick<PresetWriteResult, 'mode' | 'tools'>> {
   const ctx = createContext();
   try {
     ctx.provide('tools', new ToolRuntime(ctx));
     ctx.provide('harness', settings);
-    await assembleRows(ctx, preset.rows, { workspace: settings.cwd });
+    try {
+      await assembleRows(ctx, rows, { workspace: settings.cwd });
+    } catch (error) {
+      if (!(others && onlyWaiting(ctx, rows))) throw error;
+    }
     return { mode: ctx.tools.modeFor(ctx), tools: ctx.tools.schemas(ctx).map((t) => t.name) };
   } catch (error) {
     if (error instanceof HarnessError && error.code === 'CONFIG') {
@@ -130,6 +199,12 @@ async function tryAssemble(preset: PresetFile, settings: HarnessSettings): Promi
   } finally {
     await ctx.dispose().catch(() => {});
   }
+}
+
+/** True when every row loaded and none failed: assembly stopped only because some wait for a service. */
+function onlyWaiting(ctx: Context, rows: readonly PresetRow[]): boolean {
+  const loaded = assembledRows(ctx);
+  return loaded.length === rows.length && loaded.every((entry) => entry.handle.state === 'active' || entry.handle.state === 'pending');
 }
 
 /** Writes the file whole or not at all; without `overwrite`, an existing file (even one created meanwhile) is kept. */

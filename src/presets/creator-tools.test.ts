@@ -33,6 +33,7 @@ fs.writeFileSync(
   'export const name = "echo";\nexport function apply(ctx: any): void {\n' +
     '  ctx.tools.register({ name: "echo", description: "Echoes text.\\nSecond line.", inputSchema: { type: "object", properties: { text: { type: "string" }, times: { type: "integer" } }, required: ["text"] }, execute: (a: { text: string }) => a.text });\n}\n',
 );
+fs.writeFileSync(path.join(workspace, 'tools', 'notes.txt'), 'not a plugin\n');
 fs.writeFileSync(path.join(root, 'outside.mjs'), 'export const name = "outside";\nexport function apply() {}\n');
 
 async function creator(options: { allowRead?: string[] } = {}): Promise<Harness> {
@@ -162,7 +163,16 @@ describe('preset_write', () => {
     const harness = await creator();
     try {
       const written = await call<PresetWriteResult>(harness, 'preset_write', readers);
-      expect(written).toEqual({ name: 'readers', file: '.ptc/presets/readers.yml', created: true, mode: 'native', tools: ['echo', 'glob', 'read'], shadows: [] });
+      // The plugin file is not run by the check: its tool shows only once the preset loads.
+      expect(written).toEqual({
+        name: 'readers',
+        file: '.ptc/presets/readers.yml',
+        created: true,
+        mode: 'native',
+        tools: ['glob', 'read'],
+        shadows: [],
+        unchecked: ['row 2 `../../tools/echo.ts`'],
+      });
       const text = fs.readFileSync(target, 'utf8');
       expect(fs.readdirSync(path.dirname(target))).toEqual(['readers.yml']);
 
@@ -194,7 +204,8 @@ describe('preset_write', () => {
         [[{ name: 'builtin-tools', config: { tools: ['read'] } }, { name: 'tool-presentation', config: { mode: 'ptc' } }], 'row 2 `tool-presentation` is unavailable: waits for ptcRuntime; add a `node-runtime` row'],
         [[{ name: 'frobnicate' }], 'row 1 `frobnicate`: unknown plugin'],
         [[{ name: 'builtin-tools', config: { tools: ['teleport'] } }], 'unknown built-in tool "teleport"'],
-        [[{ name: '../../tools/throws.mjs' }], 'failed: the backend is down'],
+        [[{ name: '../../tools/notes.txt' }], 'must end with .ts, .mts, .js, .mjs'],
+        [[{ name: 'mcp', config: { mcpServers: { 'bad name': { command: 'x' } } } }], 'row 1 `mcp`: mcpServers.bad name: server names use only'],
       ];
       for (const [plugins, fragment] of cases) {
         const result = await harness.tools.execute('preset_write', { name: 'bad', description: 'bad', plugins });

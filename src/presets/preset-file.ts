@@ -55,18 +55,30 @@ export function parsePresetText(text: string, file: string): PresetFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   const lineAt = (offset: number | undefined): number => (offset === undefined ? 1 : lineCounter.linePos(offset).line);
+  // Messages name the place and the kind of problem, never the file's text: a file that is not a
+  // preset at all (a key file named by mistake) must not be shown (docs/security.md, "Limits that hold").
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const line = first.linePos?.[0].line ?? lineAt(first.pos[0]);
-    const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new ConfigError(`${file}:${line}: YAML syntax error: ${reason}. Fix the file (preset format: docs/presets.md).`);
+    throw new ConfigError(`${file}:${line}: YAML syntax error: ${yamlProblem(first.code)}. Fix the file (preset format: docs/presets.md).`);
   }
-  const parsed = presetSchema.safeParse(doc.toJS());
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (error) {
+    // An alias to no anchor, or aliases that expand past the parser's bound.
+    const code = (error as { code?: unknown }).code;
+    throw new ConfigError(`${file}: YAML error: ${yamlProblem(typeof code === 'string' ? code : 'BAD_ALIAS')}. Fix the file (preset format: docs/presets.md).`);
+  }
+  const parsed = presetSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = describeIssuePath(issue.path, doc);
     const line = lineAt(nodeOffset(doc, issue.path));
-    throw new ConfigError(`${file}:${line}: ${where}${issue.message}. A preset has \`description\` and \`plugins: [{ name, config? }]\` (docs/presets.md).`);
+    // zod's message for unknown keys quotes them. Inside a row the file already has a preset's shape
+    // and the key is most likely a typo worth naming; at the top level it could be anything.
+    const message = issue.code === 'unrecognized_keys' && issue.path[0] !== 'plugins' ? 'unknown key (a preset has only `description` and `plugins`)' : issue.message;
+    throw new ConfigError(`${file}:${line}: ${where}${message}. A preset has \`description\` and \`plugins: [{ name, config? }]\` (docs/presets.md).`);
   }
   const baseDir = path.dirname(file);
   const rows = parsed.data.plugins.map((row, i): PresetRow => ({
@@ -77,6 +89,37 @@ export function parsePresetText(text: string, file: string): PresetFile {
     baseDir,
   }));
   return { name: presetNameOf(file), description: parsed.data.description, file, rows };
+}
+
+/** What each YAML error code means, in words that quote nothing of the file. */
+const YAML_PROBLEMS: Readonly<Record<string, string>> = {
+  ALIAS_PROPS: 'an alias cannot have an anchor or a tag',
+  BAD_ALIAS: 'an alias refers to no anchor before it, or aliases expand too far',
+  BAD_DIRECTIVE: 'a bad % directive',
+  BAD_DQ_ESCAPE: 'a bad escape in a double-quoted string',
+  BAD_INDENT: 'bad indentation, or a flow collection ({...} or [...]) left open',
+  BAD_PROP_ORDER: 'an anchor or tag in the wrong place',
+  BAD_SCALAR_START: 'a plain value cannot start with this character; quote it',
+  BLOCK_AS_IMPLICIT_KEY: 'a block cannot be a key',
+  BLOCK_IN_FLOW: 'a block inside a flow collection ({...} or [...])',
+  DUPLICATE_KEY: 'a key appears twice',
+  IMPOSSIBLE: 'the parser failed',
+  KEY_OVER_1024_CHARS: 'a key longer than 1024 characters',
+  MISSING_CHAR: 'a closing quote or bracket is missing',
+  MULTILINE_IMPLICIT_KEY: 'a key spans lines',
+  MULTIPLE_ANCHORS: 'a node has two anchors',
+  MULTIPLE_DOCS: 'the file holds more than one YAML document',
+  MULTIPLE_TAGS: 'a node has two tags',
+  NON_STRING_KEY: 'a key that is not a string',
+  RESOURCE_EXHAUSTION: 'aliases expand too far',
+  TAB_AS_INDENT: 'a tab used as indentation',
+  TAG_RESOLVE_FAILED: 'a tag that cannot be resolved',
+  UNEXPECTED_TOKEN: 'something unexpected here (a stray character, or a value where a key belongs)',
+  BAD_COLLECTION_TYPE: 'a collection of the wrong kind',
+};
+
+function yamlProblem(code: string): string {
+  return Object.hasOwn(YAML_PROBLEMS, code) ? YAML_PROBLEMS[code]! : 'the file is not valid YAML';
 }
 
 /** The start offset of the deepest node that exists along `keys`. */

@@ -147,7 +147,7 @@ describe('every preset error is CONFIG naming the row and file:line', () => {
     ['a module with a syntax error', `plugins:\n  - name: ./syntax-error.ts\n`, [':3: row 1 `', 'cannot load plugin file', 'syntax-error.ts']],
     ['a module without named exports', `plugins:\n  - name: ${path.join(fixtures, 'no-apply.mjs')}\n`, ['must export `export const name', 'a default export is not read']],
     ['a missing plugin file', 'plugins:\n  - name: ./nowhere.ts\n', [':3: row 1 `./nowhere.ts`: plugin file', 'nowhere.ts does not exist']],
-    ['a YAML syntax error', 'plugins:\n  - name: builtin-tools\n    config: { tools: [read\n', [':5: YAML syntax error: Flow sequence']],
+    ['a YAML syntax error', 'plugins:\n  - name: builtin-tools\n    config: { tools: [read\n', [':5: YAML syntax error: bad indentation, or a flow collection']],
     ['a preset without plugins', 'plugins: []\n', [':2: plugins: list at least one plugin row']],
     ['an unknown pool option of a runtime row', 'plugins:\n  - name: node-runtime\n    config: { pool: { sizes: 3 } }\n', [':3: row 1 `node-runtime`: Invalid config for plugin "node-runtime"', 'sizes']],
     ['a misspelled row key', 'plugins:\n  - name: builtin-tools\n    confg: { tools: [read] }\n', [':3: row 1 "builtin-tools": Unrecognized key']],

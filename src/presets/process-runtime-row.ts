@@ -24,11 +24,10 @@ const processRuntimeRowConfig = z.strictObject(processRuntimeRowFields);
 export type ProcessRuntimeRowConfig = z.infer<typeof processRuntimeRowConfig>;
 
 /**
- * The shared runtime options of a row: the harness's sandbox mode, its deadline under the row's
- * timeout, and the caller's pool (a one-shot `ptc exec` starts exactly one child) over the row's.
+ * The shared runtime options of a row: the harness's sandbox mode, its deadline (a ceiling: see timeoutOf), and the caller's pool (a one-shot `ptc exec` starts exactly one child) over the row's.
  */
 export function processRuntimeOptions(settings: HarnessSettings, config: ProcessRuntimeRowConfig): ProcessRuntimeOptions {
-  const timeout = { ...(settings.timeoutMs !== undefined ? { defaultMs: settings.timeoutMs } : {}), ...config.timeout };
+  const timeout = timeoutOf(settings.timeoutMs, config.timeout);
   const pool = settings.runtimePool ?? config.pool;
   return {
     sandbox: settings.sandbox,
@@ -39,4 +38,18 @@ export function processRuntimeOptions(settings: HarnessSettings, config: Process
     ...(config.execution !== undefined ? { execution: config.execution } : {}),
     ...(config.memoryIdleMs !== undefined ? { memoryIdleMs: config.memoryIdleMs } : {}),
   } as ProcessRuntimeOptions;
+}
+
+/**
+ * The runtime's timeout bounds. The caller's `--timeout` is both the default deadline and the
+ * ceiling: no row's config and no run_code `timeoutMs` can raise it (docs/security.md, "Limits that
+ * hold"). A row may still lower the ceiling or set a shorter default, as before.
+ */
+export function timeoutOf(
+  timeoutMs: number | undefined,
+  row: ProcessRuntimeRowConfig['timeout'],
+): { defaultMs?: number; minMs?: number; maxMs?: number } {
+  if (timeoutMs === undefined) return { ...row };
+  const maxMs = Math.min(row?.maxMs ?? timeoutMs, timeoutMs);
+  return { ...row, defaultMs: Math.min(row?.defaultMs ?? timeoutMs, maxMs), maxMs };
 }

@@ -68,7 +68,7 @@ export function renderPtcOnlySection(tools: ToolRuntime, scope?: Context): strin
     '## Tools are reachable only inside run_code',
     '',
     `The only tool you can call directly is \`${RUN_CODE_TOOL_NAME}\`. Every other tool named anywhere in this prompt` +
-      (names.length > 0 ? ` (${names.map((n) => `\`${n}\``).join(', ')})` : schemas.length > 0 ? ' (every tool of the tool index)' : '') +
+      (names.length > 0 ? ` (${names.map((n) => `\`${promptName(n)}\``).join(', ')})` : schemas.length > 0 ? ' (every tool of the tool index)' : '') +
       ` exists only as a binding inside your programs: call it as \`await tools.<name>(args)\` in the \`code\` of a` +
       ` \`${RUN_CODE_TOOL_NAME}\` call. A direct call of such a name fails as an unknown tool.`,
   ].join('\n');
@@ -96,7 +96,7 @@ export function renderSdkInstructions(
   if (indexed) lines.push(...(python ? pythonIndexInstructions(schemas.length) : indexInstructions(schemas.length)));
   if (example) {
     const call = { code: python ? examplePython(example) : exampleCode(example), description: exampleDescription(example) };
-    lines.push('', `Example: a complete \`${RUN_CODE_TOOL_NAME}\` call that wraps ${example.tool}:`, '', '```json', JSON.stringify(call, null, 2), '```');
+    lines.push('', `Example: a complete \`${RUN_CODE_TOOL_NAME}\` call that wraps ${promptName(example.tool)}:`, '', '```json', JSON.stringify(call, null, 2), '```');
   }
   const fence = python ? '```python' : '```ts';
   if (!indexed) lines.push('', fence, (python ? renderPythonSdk(schemas) : renderTypeScriptSdk(schemas)).trimEnd(), '```');
@@ -105,6 +105,14 @@ export function renderSdkInstructions(
     lines.push('', fence, declaration, '```', '', '## Tool index', '', renderCatalogIndex(schemas));
   }
   return lines.join('\n');
+}
+
+/**
+ * A tool name as prose in the prompt shows it: bare when plain, else a one-line quoted string, so no
+ * name (a plugin's; MCP names are checked at the client) starts a line or a section of its own.
+ */
+function promptName(name: string): string {
+  return /^[A-Za-z0-9_.$-]+$/.test(name) ? name : quoteString(name);
 }
 
 /** What survives between runs, in the words of either flavour. */

@@ -16,7 +16,7 @@ export type SchemaDialect = 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 
 // Tool schemas come from many authors (MCP servers among them): unknown keywords and formats must
 // not stop registration; they simply do not constrain.
-const OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false, ownProperties: true } as const;
 
 /** One ajv instance per dialect family, made on first use. */
 type Compiler = Pick<Ajv2020, 'compile'>;

@@ -323,7 +323,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     if (def.input) {
       let parsed;
       try {
-        parsed = await parseWith(def.input, structuredClone(call.args));
+        parsed = await parseWith(def.input, call.args);
       } catch (error) {
         return failure('TOOL_FAILED', `Parsing the arguments of tool "${call.name}" failed: ${messageOf(error)}`);
       }
@@ -526,7 +526,7 @@ function exampleProblems(def: AnyToolDefinition, validateArgs: SchemaValidator, 
   if (!json.ok) return [`${json.path || '(root)'}: ${json.reason}`];
   const problems = validateArgs(example);
   if (problems.length > 0 || !def.input) return problems;
-  const parsed = parseNow(def.input, structuredClone(example));
+  const parsed = parseNow(def.input, example);
   return parsed && !parsed.ok ? parsed.problems : [];
 }
 

@@ -69,12 +69,13 @@ function writeConfig(name: string, mcpServers: Record<string, unknown>): string 
 
 describe('mcp row: two servers in one program', () => {
   it('composes the memory and filesystem servers through their <server>__<tool> names', async () => {
-    const harness = await harnessWith({ memory: memory(), files });
+    // The filesystem server's readOnlyHint is believed only because the config says so (docs/mcp.md, "Trust").
+    const harness = await harnessWith({ memory: memory(), files: { ...files, readOnlyHintTrusted: true } });
     const names = harness.tools.schemas().map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(['memory__create_entities', 'memory__read_graph', 'files__write_file', 'files__read_text_file']));
     // The servers send draft-07 schemas; the registry takes them as they are.
     expect(harness.tools.get('memory__read_graph')?.inputSchema).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#' });
-    // readOnlyHint: true -> overlaps in the pool; everything else is exclusive.
+    // readOnlyHint: true of a trusted server -> overlaps in the pool; everything else is exclusive.
     expect(harness.tools.executionMode('files__read_text_file', { parent: { id: 'p', name: RUN_CODE_TOOL_NAME } })).toBe('parallel');
     expect(harness.tools.executionMode('files__write_file', { parent: { id: 'p', name: RUN_CODE_TOOL_NAME } })).toBe('exclusive');
 

@@ -156,7 +156,7 @@ class TaskArgs(TypedDict):
     description: str
     # The complete task for the subagent, with everything it needs to know and what to answer.
     prompt: str
-    # The preset the subagent is built from: ptc (the default: it writes programs), standard (native tools), minimal, or a preset of this workspace.
+    # The preset the subagent is built from, by name: ptc (the default: it writes programs), standard (native tools), minimal, or a preset of this workspace.
     preset: NotRequired[str]
 
 

@@ -10,6 +10,13 @@ import { MAX_MCP_CONFIG_FILE_BYTES } from '../../limits.js';
 /** Server names become tool-name prefixes (`<server>__<tool>`), so they stay plain. */
 export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * Whether the server's `readOnlyHint` is believed (docs/mcp.md, "Trust"): only then do its read-only
+ * tools overlap in a program's pool and run without asking under `--approve writes`. A hint is the
+ * server's own claim about itself, so by default it changes nothing.
+ */
+const READ_ONLY_HINT_TRUSTED = z.boolean().optional();
+
 const stdioServer = z.strictObject({
   type: z.literal('stdio').optional(),
   command: z.string().min(1, 'give the command that starts the server'),
@@ -17,16 +24,18 @@ const stdioServer = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
   /** Relative to the workspace; default the workspace. */
   cwd: z.string().optional(),
+  readOnlyHintTrusted: READ_ONLY_HINT_TRUSTED,
 });
 
 const httpServer = z.strictObject({
   type: z.literal('http'),
   url: z.string().min(1, 'give the server URL'),
   headers: z.record(z.string(), z.string()).optional(),
+  readOnlyHintTrusted: READ_ONLY_HINT_TRUSTED,
 });
 
 const serverSchema = z.union([stdioServer, httpServer], {
-  error: 'a server is { command, args?, env?, cwd? } or { type: "http", url, headers? }',
+  error: 'a server is { command, args?, env?, cwd?, readOnlyHintTrusted? } or { type: "http", url, headers?, readOnlyHintTrusted? }',
 });
 
 export const mcpConfigSchema = z.strictObject({
@@ -46,7 +55,13 @@ export type McpConfig = z.infer<typeof mcpConfigSchema>;
 
 /** One `path: message` line per problem, as preset config errors are written. */
 export function describeConfigIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`).join('; ');
+  return error.issues
+    .map((issue) => {
+      // At the top level zod would quote the file's unknown keys: a file that is no MCP config is not shown.
+      const message = issue.code === 'unrecognized_keys' && issue.path.length === 0 ? 'unknown key (a config has only `mcpServers`)' : issue.message;
+      return `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)'}: ${message}`;
+    })
+    .join('; ');
 }
 
 /** Reads a `--mcp-config` file; any problem is CONFIG naming the file (and the server, for a bad entry). */
@@ -56,13 +71,26 @@ export function readMcpConfigFile(file: string): McpConfig {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`MCP config ${absolute} is not JSON: ${(error as Error).message}. The format is { "mcpServers": { "<name>": { "command": "..." } } } (docs/mcp.md).`);
+    // V8's message quotes the text around the problem; only its place is named (docs/security.md, "Limits that hold").
+    throw new ConfigError(`MCP config ${absolute} is not JSON${jsonErrorPlace(text, error)}. The format is { "mcpServers": { "<name>": { "command": "..." } } } (docs/mcp.md).`);
   }
   const parsed = mcpConfigSchema.safeParse(json);
   if (!parsed.success) {
     throw new ConfigError(`MCP config ${absolute}: ${describeConfigIssues(parsed.error)}. See docs/mcp.md for the format.`);
   }
   return parsed.data;
+}
+
+/** ` (line L, column C)` of a JSON.parse failure when its message gives a position, else ` (it ends too early)` or ''. */
+function jsonErrorPlace(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const at = /at position (\d+)/.exec(message);
+  if (at) {
+    const before = text.slice(0, Number(at[1]));
+    const line = before.split('\n').length;
+    return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+  }
+  return /end of JSON input/.test(message) ? ' (it ends too early)' : '';
 }
 
 /**
@@ -80,9 +108,10 @@ export function expandServerConfig(name: string, config: McpServerConfig, env: R
     });
   const expandRecord = (record: Readonly<Record<string, string>> | undefined, where: string) =>
     record === undefined ? undefined : Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v, `${where}.${k}`)]));
+  const trust = config.readOnlyHintTrusted === true ? { readOnlyHintTrusted: true } : {};
   if (config.type === 'http') {
     const headers = expandRecord(config.headers, 'headers');
-    return { type: 'http', url: expand(config.url, 'url'), ...(headers ? { headers } : {}) };
+    return { type: 'http', url: expand(config.url, 'url'), ...(headers ? { headers } : {}), ...trust };
   }
   const env2 = expandRecord(config.env, 'env');
   return {
@@ -90,6 +119,7 @@ export function expandServerConfig(name: string, config: McpServerConfig, env: R
     ...(config.args ? { args: config.args.map((arg, i) => expand(arg, `args.${i}`)) } : {}),
     ...(env2 ? { env: env2 } : {}),
     ...(config.cwd !== undefined ? { cwd: expand(config.cwd, 'cwd') } : {}),
+    ...trust,
   };
 }
 

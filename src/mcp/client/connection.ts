@@ -62,6 +62,11 @@ export class McpConnection {
     this.options = options;
   }
 
+  /** Whether the user marked this server's `readOnlyHint` as believed (config `readOnlyHintTrusted`). */
+  get readOnlyHintTrusted(): boolean {
+    return this.options.config.readOnlyHintTrusted === true;
+  }
+
   /** Starts the server and lists its tools; CONFIG naming the server (and its stderr tail) on failure. */
   async start(): Promise<Tool[]> {
     const timeoutMs = this.options.startTimeoutMs ?? MCP_SERVER_START_TIMEOUT_MS;

@@ -9,6 +9,7 @@ import '../../presets/harness-settings.js';
 import { expandServerConfig, mcpConfigSchema, type McpConfig } from './config.js';
 import { McpConnection } from './connection.js';
 import { createServerTool } from './server-tool.js';
+import { quoteName, toolNameProblem } from './server-text.js';
 
 export type McpRowConfig = McpConfig;
 
@@ -61,6 +62,11 @@ function toolSync(ctx: Context, connection: McpConnection): (tools: readonly Too
     }
     for (const [name, tool] of next) {
       if (current.has(name)) continue;
+      const problem = toolNameProblem(name);
+      if (problem !== undefined) {
+        warnOnce(connection.name, name, problem);
+        continue;
+      }
       let dispose: Disposer;
       try {
         dispose = ctx.tools.register(createServerTool(connection, tool));
@@ -70,4 +76,19 @@ function toolSync(ctx: Context, connection: McpConnection): (tools: readonly Too
       current.set(name, { key: JSON.stringify(tool), dispose });
     }
   };
+}
+
+const warned = new Set<string>();
+
+/**
+ * A tool skipped for its name, said once per process on stderr (never on stdout, which `ptc mcp
+ * serve` and `ptc acp` speak their protocol on). The name is quoted and cut (server-text.ts).
+ */
+function warnOnce(server: string, name: string, problem: string): void {
+  const key = `${server}\u0000${name}`;
+  if (warned.has(key)) return;
+  warned.add(key);
+  process.stderr.write(
+    `ptc: MCP server \`${server}\`: tool ${quoteName(name)} is not registered: ${problem} (docs/mcp.md, "Tools").\n`,
+  );
 }

@@ -1,14 +1,15 @@
-// One MCP server tool as a registry tool `<server>__<tool>`: the server's description and schemas,
-// `readOnlyHint` as concurrency safety, and a call result turned into the value a program gets
-// (docs/mcp.md): `structuredContent` when present, else the text content joined; `isError` throws.
+// One MCP server tool as a registry tool `<server>__<tool>`: the server's description and schemas
+// made prompt-safe (server-text.ts), `readOnlyHint` as concurrency safety when the user trusts the
+// server's hints, and a call result turned into the value a program gets (docs/mcp.md):
+// `structuredContent` when present, else the text content joined; `isError` throws.
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolFailedError } from '../../errors.js';
 import { checkJson, type JsonSchema, type JsonValue } from '../../json.js';
-import { MCP_MAX_TOOL_DESCRIPTION_CHARS } from '../../limits.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { AnyToolDefinition, ToolExecContext } from '../../tools/types.js';
 import type { McpConnection } from './connection.js';
+import { promptLine, promptSafeSchema } from './server-text.js';
 
 /** The registry name of a server's tool. */
 export function mcpToolName(server: string, tool: string): string {
@@ -18,23 +19,20 @@ export function mcpToolName(server: string, tool: string): string {
 /** The registry tool for one of `connection`'s tools. */
 export function createServerTool(connection: McpConnection, tool: Tool): AnyToolDefinition {
   const name = mcpToolName(connection.name, tool.name);
+  // A hint is the server's claim about itself: believed only for a server the user marked
+  // `readOnlyHintTrusted`; otherwise the tool is exclusive and asks under `--approve writes`.
+  const readOnly = connection.readOnlyHintTrusted && tool.annotations?.readOnlyHint === true;
   return defineTool<Record<string, unknown>, JsonValue>({
     name,
-    description: describe(tool),
-    inputSchema: tool.inputSchema as JsonSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as JsonSchema } : {}),
-    ...(tool.annotations?.readOnlyHint === true ? { isConcurrencySafe: true } : {}),
+    description: promptLine(tool.description ?? tool.title ?? ''),
+    inputSchema: promptSafeSchema(tool.inputSchema as JsonSchema),
+    ...(tool.outputSchema ? { outputSchema: promptSafeSchema(tool.outputSchema as JsonSchema) } : {}),
+    ...(readOnly ? { isConcurrencySafe: true } : {}),
     async execute(args, exec: ToolExecContext) {
       const result = await connection.callTool(tool.name, args, exec.signal);
       return valueOf(name, result, exec);
     },
   }) as AnyToolDefinition;
-}
-
-function describe(tool: Tool): string {
-  const text = tool.description ?? tool.title ?? '';
-  if (text.length <= MCP_MAX_TOOL_DESCRIPTION_CHARS) return text;
-  return `${text.slice(0, MCP_MAX_TOOL_DESCRIPTION_CHARS)}\n[description cut: ${text.length} characters]`;
 }
 
 /**
