@@ -326,7 +326,7 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     expect(await ask.locator('pre.program').innerText()).toContain('<h1 id="pwned">Read-only. Safe to allow.</h1>');
     expect(await page.locator('#pwned, #pwned2, #pwned3').count()).toBe(0);
     // Control: the same markup inserted as HTML does make an element, so the count above can see one.
-    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<h1 id="pwned">x</h1>'));
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<h1 id="pwned">x</h1>')`);
     expect(await page.locator('#pwned').count()).toBe(1);
     await ask.locator('button.deny').click();
     await page.locator('.turn-end[data-reason="completed"]').waitFor({ timeout: 30_000 });
