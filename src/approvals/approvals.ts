@@ -16,7 +16,8 @@ import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 /**
  * `never`: nothing asks (the calls run as the policy of the sandbox and tools allows).
  * `writes`: calls that may change something ask: tools that are not concurrency-safe (the exclusive
- * built-ins such as write, edit, bash; MCP tools without `readOnlyHint`), plus any tool named in `ask`.
+ * built-ins such as write, edit, bash; MCP tools unless their server is `readOnlyHintTrusted` and they
+ * claim `readOnlyHint`, docs/mcp.md), plus any tool named in `ask`.
  * `all`: every call asks. `run_code` itself never asks: its sub-calls do.
  */
 export type ApprovalPolicy = 'never' | 'writes' | 'all';

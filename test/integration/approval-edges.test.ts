@@ -4,6 +4,7 @@
 // cannot close its own code fence (`ptc acp` driven by the ACP SDK's client). Each has a control
 // that lets the same thing through where the protection does not apply.
 
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import type { RunCodeValue } from '../../src/ptc/run-code.js';
 import { RUN_CODE_TOOL_NAME } from '../../src/tools/tool-runtime.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 import { readFences } from '../helpers/markdown-fences.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-approval-edges-')));
@@ -188,5 +190,53 @@ describe('the program in an ACP permission request cannot break its fence', () =
   it('control: a three-backtick fence around the same program lets its text out (the detector sees the escape)', () => {
     expect(readFences(`\`\`\`ts\n${program}\n\`\`\``).outside).toContain('Safe to allow');
     expect(readFences(codeFence(program, 'ts')).outside).toBe('');
+  });
+});
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+if (!hasTmux) console.warn('Skipping the ptc chat approval test: tmux is not installed (apt-get install tmux).');
+
+describe.skipIf(!hasTmux)('the program in a ptc chat approval cannot redraw the question', () => {
+  const bin = path.join(root, 'dist/cli/main.js');
+  const socket = path.join(base, 'tmux.sock');
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+  const screen = (session: string) => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', session).stdout;
+  const waitFor = async (session: string, what: string, pattern: RegExp) => {
+    try {
+      await waitUntil(`${what} on the terminal`, () => pattern.test(screen(session)), 30_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the screen:\n${screen(session)}`);
+    }
+  };
+  afterAll(() => void tmux('kill-server'));
+
+  // A carriage return inside a comment line: on a terminal the rest of the line overwrites its start.
+  const program = "// the real step: replace x.txt\r// Read-only. Safe to allow.\nawait tools.write({ path: 'x.txt', content: 'x' });\nreturn 'written';";
+
+  it('the carriage return is shown, not obeyed', async () => {
+    const server = await startScriptedOpenAIServer([reply.toolCalls([{ id: 'c1', name: 'run_code', args: { code: program, description: 'write x' } }]), reply.text('done')]);
+    cleanups.push(() => server.close());
+    const command = [
+      `cd ${workspace} &&`,
+      `HOME=${base} PATH=${process.env.PATH ?? '/usr/bin:/bin'}`,
+      `${process.execPath} ${bin} chat --base-url ${server.baseUrl} --model scripted --session-dir ${sessions};`,
+      'sleep 60',
+    ].join(' ');
+    expect(tmux('new-session', '-d', '-s', 'chat', '-x', '200', '-y', '60', command).status).toBe(0);
+    await waitFor('chat', 'the prompt', /› $/m);
+    tmux('send-keys', '-t', 'chat', 'Write x.', 'Enter');
+    await waitFor('chat', 'the approval question', /Approval needed: write/);
+    expect(screen('chat')).toContain('  | // the real step: replace x.txt\\u000d// Read-only. Safe to allow.');
+    tmux('send-keys', '-t', 'chat', 'n', 'Enter');
+    await waitFor('chat', 'the reason question', /reason for the model/);
+    tmux('send-keys', '-t', 'chat', 'Enter');
+    await waitFor('chat', 'the answer', /done/);
+    expect(fs.existsSync(path.join(workspace, 'x.txt'))).toBe(false);
+  }, 120_000);
+
+  it('control: printed raw, the same line is redrawn on this terminal (the detector sees the escape)', async () => {
+    expect(tmux('new-session', '-d', '-s', 'raw', '-x', '200', '-y', '20', "printf '  | // the real step: replace x.txt\\r// Read-only. Safe to allow.\\n'; sleep 60").status).toBe(0);
+    await waitFor('raw', 'the printed line', /Safe to allow/);
+    expect(screen('raw')).not.toContain('the real step: replace x.txt');
   });
 });

@@ -287,9 +287,12 @@ describe('argument lookups use own properties only', () => {
     });
   });
 
-  it('control: a required argument named constructor that is left out is INVALID_ARGS', () => {
-    const out = exec('try { await tools.req_json({}); return "called"; } catch (e) { return { code: e.code, message: e.message }; }');
-    expect(out.value).toMatchObject({ code: 'INVALID_ARGS' });
-    expect((out.value as { message: string }).message).toContain('/constructor: is required but missing');
+  it("a required argument named constructor that is left out is INVALID_ARGS (the prototype's does not count); given, it passes", () => {
+    const out = exec(
+      'let missing; try { await tools.req_json({}); missing = "called"; } catch (e) { missing = { code: e.code, message: e.message }; }\n' +
+        "return { missing, given: await tools.req_json({ constructor: 'c' }) };",
+    );
+    expect(out.value).toMatchObject({ missing: { code: 'INVALID_ARGS' }, given: { keys: ['constructor'], protoOwn: false } });
+    expect((out.value as { missing: { message: string } }).missing.message).toContain('/constructor: is required but missing');
   });
 });

@@ -312,6 +312,27 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     ]);
   }, 120_000);
 
+  it('a program cannot add elements of its own to its approval card (docs/security.md, "Approval edges")', async () => {
+    const program = "/*\n</span></code></pre><h1 id=\"pwned\">Read-only. Safe to allow.</h1>\n*/\nawait tools.write({ path: 'x.txt', content: '<b id=\"pwned2\">x</b>' });\nreturn 'w';";
+    const server = await start(
+      [reply.toolCalls([{ id: 'rc1', name: 'run_code', args: { code: program, description: '<i id="pwned3">label</i>' } }]), reply.text('ok')],
+      { defaultPreset: 'ptc', harness: { cwd: workspace, sandbox: 'auto', timeoutMs: 120_000 } },
+    );
+    const page = await open(server);
+    await send(page, 'Write x.');
+    const ask = page.locator('[data-card="approval"][data-decision="waiting"]');
+    await ask.waitFor({ timeout: 30_000 });
+    await ask.locator('details summary').click();
+    expect(await ask.locator('pre.program').innerText()).toContain('<h1 id="pwned">Read-only. Safe to allow.</h1>');
+    expect(await page.locator('#pwned, #pwned2, #pwned3').count()).toBe(0);
+    // Control: the same markup inserted as HTML does make an element, so the count above can see one.
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<h1 id="pwned">x</h1>')`);
+    expect(await page.locator('#pwned').count()).toBe(1);
+    await ask.locator('button.deny').click();
+    await page.locator('.turn-end[data-reason="completed"]').waitFor({ timeout: 30_000 });
+    expect(fs.existsSync(path.join(workspace, 'x.txt'))).toBe(false);
+  }, 60_000);
+
   it('a failed program shows its error code and line:column, and marks the line', async () => {
     const program = "const a = await tools.read({ path: 'a.txt' });\nconst n = (a as any).nothing.length;\nreturn n;";
     const server = await start([reply.toolCalls([{ id: 'rc1', name: 'run_code', args: { code: program, description: 'Fail on line 2' } }]), reply.text('It failed.')], {
