@@ -69,9 +69,9 @@ export const MAX_PENDING_ARGS_BYTES = 64 * 1024 * 1024;
 export const MAX_PROGRAM_BYTES = 1024 * 1024;
 /** V8 old-space limit of a program's process (`--max-old-space-size`), in MiB. */
 export const DEFAULT_MEMORY_MB = 512;
-/** Resident memory allowed above DEFAULT_MEMORY_MB-style heap limits before the RSS watchdog kills, in MiB. */
+/** Memory the whole process tree may hold above the heap limit (`limits.memoryMb`) before MEMORY_LIMIT, in MiB. */
 export const RSS_HEADROOM_MB = 256;
-/** How often the host samples the program process's resident memory. */
+/** How often the host samples a run's memory (the group's OOM kill count, or the tree's resident size). */
 export const RSS_WATCHDOG_INTERVAL_MS = 10;
 /** The child's real stdout/stderr kept by the host (the tail, for crash messages), in bytes per stream. */
 export const MAX_STDIO_CAPTURE_BYTES = 64 * 1024;
@@ -112,7 +112,7 @@ export const BASH_PIPE_DRAIN_MS = 2_000;
  * EPIPE (docs/minimal-tools.md, "Private channels").
  */
 export const MAX_BASH_LINGERING_OUTPUTS = 32;
-/** Size of the private `/tmp` tmpfs of a bwrap sandbox (tmpfs pages are RAM that no RSS watchdog sees). */
+/** Size of the private `/tmp` tmpfs of a bwrap sandbox (tmpfs pages are RAM: a memory group counts them, an RSS sum does not). */
 export const SANDBOX_TMP_MAX_BYTES = 512 * 1024 * 1024;
 /** Size of the private `/dev/shm` tmpfs of a bwrap sandbox. */
 export const SANDBOX_SHM_MAX_BYTES = 64 * 1024 * 1024;

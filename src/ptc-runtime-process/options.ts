@@ -53,7 +53,11 @@ export interface ProcessRuntimeLimits {
   readonly maxProgramBytes?: number;
   /** The memory budget in MiB (default DEFAULT_MEMORY_MB); Node also sets it as `--max-old-space-size`. */
   readonly memoryMb?: number;
-  /** Resident memory at which the watchdog kills the program (default memoryMb + RSS_HEADROOM_MB). */
+  /**
+   * The memory limit of the program's whole process tree in MiB (default memoryMb + RSS_HEADROOM_MB):
+   * a memory group under bwrap where one can be made, else the watchdog's sum of the tree's resident
+   * size (docs/sandbox.md, "Memory").
+   */
   readonly rssLimitMb?: number;
   /** Watchdog sampling interval (default RSS_WATCHDOG_INTERVAL_MS). */
   readonly rssIntervalMs?: number;

@@ -66,7 +66,8 @@ function pythonLanguage(config: PythonRuntimeConfig): ProcessLanguage<'python'> 
       };
     },
     childTexts: { start: 'python3', process: 'The python3 process', exited: 'python3' },
-    // Python has no heap flag: the memory limit is the RSS watchdog alone, so an early end is never MEMORY_LIMIT.
+    // Python has no heap flag: the memory limit is the host's alone (docs/sandbox.md, "Memory"), so an
+    // early end is never MEMORY_LIMIT by itself; the session decides from the memory group or the tree's size.
     sessionTexts: { calls: 'tool calls', memoryHint: 'iterate', exitError: (exit) => ({ code: 'EXCEPTION', message: endedEarlyMessage(exit) }) },
     notStarted: "the program's python3 process",
   };

@@ -225,7 +225,8 @@ class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProce
       freezer = undefined;
     }
     this.#freezer = freezer;
-    // Like the pids group: moved in before bwrap forks, so the program and its children are born in it.
+    // Like the pids group, moved in right after spawn; bwrap may have forked first, so recordChain()
+    // moves the chain again and checks it before the program runs (docs/sandbox.md, "Memory").
     let memory = pid !== undefined && plan.backend === 'bwrap' && options.memoryLimitBytes !== undefined ? MemoryGroup.create(options.memoryLimitBytes) : undefined;
     if (memory !== undefined && !memory.add(pid as number)) {
       memory.remove();
