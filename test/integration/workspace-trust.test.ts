@@ -218,8 +218,8 @@ describe('a subagent reaches a preset by name', () => {
       }
     };
     const untrusted = await run(delegate([reply.text('Could not.')]));
-    expect(untrusted.code).toBe(0);
     expect(repo.markers()).toEqual([]);
+    expect(untrusted.code).toBe(0);
     expect(untrusted.bodies[1]).toContain('INVALID_ARGS');
     expect(untrusted.bodies[1]).toContain('ptc trust');
     // Control: trusted, the child's harness assembles the workspace preset (the markers appear).
