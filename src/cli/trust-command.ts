@@ -85,7 +85,12 @@ export async function askWorkspaceTrust(value: string, cwd: string | undefined, 
   } catch {
     return; // createHarness reports it
   }
-  const trust = checkWorkspaceTrust(workspace, { env: io.env });
+  let trust: ReturnType<typeof checkWorkspaceTrust>;
+  try {
+    trust = checkWorkspaceTrust(workspace, { env: io.env });
+  } catch {
+    return; // too much to review: createHarness says so
+  }
   if (trust.state === 'trusted' || trust.state === 'nothing') return;
   io.write(`ptc: preset ${value} comes from this workspace, and ${untrustedReason(trust)}.\n${describeWorkspaceConfig(trust.config)}\n`);
   const answer = (await io.ask('Trust this workspace and load it? [y/N] ')).trim().toLowerCase();

@@ -31,7 +31,26 @@ export function trustOf(search: PresetSearch, options: TrustOptions): { trusted(
     trust ??= checkWorkspaceTrust(search.workspace, search);
     return trust;
   };
-  return { trusted: () => options.trustWorkspace === true || check()?.state === 'trusted', check };
+  const trusted = () => {
+    if (options.trustWorkspace === true) return true;
+    try {
+      return check()?.state === 'trusted';
+    } catch {
+      // Configuration that cannot be collected (too many or too large files) is not trusted.
+      return false;
+    }
+  };
+  return { trusted, check };
+}
+
+/** Why the workspace's preset does not load, and the command that fixes it. */
+function refusal(trust: { check(): WorkspaceTrust | undefined }, workspace: string): { reason: string; fix: string } {
+  try {
+    const checked = trust.check()!;
+    return { reason: untrustedReason(checked), fix: trustCommand(checked.config.workspace) };
+  } catch (error) {
+    return { reason: `the configuration of workspace ${workspace} cannot be reviewed (${(error as Error).message.split('\n')[0]})`, fix: trustCommand(workspace) };
+  }
 }
 
 /** Resolves and reads preset `value` (a name or a path) under the trust rule. */
@@ -39,8 +58,7 @@ export function loadPresetWithTrust(value: string, search: PresetSearch, options
   const trust = trustOf(search, options);
   const location = resolvePreset(value, search);
   if (location.origin !== 'workspace' || trust.trusted()) return { preset: read(location), workspaceTrusted: trust.trusted };
-  const reason = untrustedReason(trust.check()!);
-  const fix = trustCommand(trust.check()!.config.workspace);
+  const { reason, fix } = refusal(trust, search.workspace);
   const fallback = findNamedPreset(value, search, ['PTC_HOME', 'shipped']);
   if (fallback === undefined) {
     throw new ConfigError(

@@ -102,6 +102,25 @@ describe('createHarness', () => {
   });
 });
 
+describe('a workspace too large to review', () => {
+  it('is not trusted, and a shadowed shipped name still runs (a program cannot break every command there)', async () => {
+    const ws = workspace();
+    fs.copyFileSync(path.join(ws.dir, '.ptc/presets/repo.yml'), path.join(ws.dir, '.ptc/presets/minimal.yml'));
+    for (let i = 0; i < 210; i++) fs.writeFileSync(path.join(ws.dir, '.ptc/presets', `filler-${i}.txt`), `${i}`);
+    expect(() => collectWorkspaceConfig(ws.dir, { env: ws.env })).toThrow(/more than 200 configuration files/);
+    const notes: string[] = [];
+    const harness = await createHarness({ cwd: ws.dir, preset: 'minimal', env: ws.env, onNote: (line) => notes.push(line) });
+    try {
+      expect(harness.preset.origin).toBe('shipped');
+      expect(notes[0]).toContain('cannot be reviewed');
+    } finally {
+      await harness.dispose();
+    }
+    await expect(createHarness({ cwd: ws.dir, preset: 'repo', env: ws.env })).rejects.toThrow(/cannot be reviewed/);
+    expect(fs.existsSync(ws.marker)).toBe(false);
+  });
+});
+
 describe('the terminal question', () => {
   const io = (answer: string, interactive = true): TrustQuestionIo & { written: string[]; asked: number } => {
     const state = { written: [] as string[], asked: 0 };

@@ -218,8 +218,8 @@ describe('a subagent reaches a preset by name', () => {
       }
     };
     const untrusted = await run(delegate([reply.text('Could not.')]));
-    expect(untrusted.code).toBe(0);
     expect(repo.markers()).toEqual([]);
+    expect(untrusted.code).toBe(0);
     expect(untrusted.bodies[1]).toContain('INVALID_ARGS');
     expect(untrusted.bodies[1]).toContain('ptc trust');
     // Control: trusted, the child's harness assembles the workspace preset (the markers appear).
@@ -258,7 +258,8 @@ describe('what a program writes, and what the user typed', () => {
   it('a workspace-only preset name is CONFIG naming the file and `ptc trust`; trusted, it runs', () => {
     const repo = cloneRepo();
     fs.copyFileSync(path.join(repo.dir, '.ptc/presets/ptc.yml'), path.join(repo.dir, '.ptc/presets/repo.yml'));
-    for (const args of [['tools', '--preset', 'repo'], ['exec', '-', '--preset', 'repo'], ['presets', 'show', 'repo']]) {
+    // `--lang py` reads the preset itself to swap its runtime row: the same check.
+    for (const args of [['tools', '--preset', 'repo'], ['exec', '-', '--preset', 'repo'], ['exec', '-', '--lang', 'py', '--preset', 'repo'], ['presets', 'show', 'repo']]) {
       const run = ptc(args, { cwd: repo.dir, input: 'return 1;' });
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toContain(`ptc: Preset "repo" is ${path.join(repo.dir, '.ptc/presets/repo.yml')}, and workspace ${repo.dir} is not trusted`);
