@@ -19,6 +19,7 @@ import type { RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
 import { createPythonRuntime, type PythonRuntimeOptions } from '../../src/ptc-runtime-python/index.js';
 import { defaultSandboxEnv, memoryLimitSupport, planLaunch, spawnConfined, sweepStaleRunState, type ConfinedProcess } from '../../src/sandbox/index.js';
+import { formatOwner, identityOf, type OwnerIdentity } from '../../src/sandbox/owner.js';
 import { processChain, residentBytes } from '../../src/sandbox/proc-tree.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ptc-hostile-mem-'));
@@ -90,8 +91,11 @@ describe.skipIf(memoryLimitSupport().root === undefined)('leftover memory groups
     const memoryRoot = memoryLimitSupport().root as string;
     const dead = spawnSync('true').pid as number;
     const live = spawn('sleep', ['60'], { stdio: 'ignore' });
-    const deadGroup = join(memoryRoot, `${dead}-0`);
-    const liveGroup = join(memoryRoot, `${live.pid as number}-0`);
+    // Groups carry their owner's identity (pid, pid namespace, start time: src/sandbox/owner.ts).
+    const self = identityOf(process.pid) as OwnerIdentity;
+    const deadGroup = join(memoryRoot, `${formatOwner({ ...self, pid: dead })}-0`);
+    await waitUntil('the live owner to be readable', () => identityOf(live.pid as number) !== undefined);
+    const liveGroup = join(memoryRoot, `${formatOwner(identityOf(live.pid as number) as OwnerIdentity)}-0`);
     try {
       mkdirSync(deadGroup);
       mkdirSync(liveGroup);
