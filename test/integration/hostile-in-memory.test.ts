@@ -75,8 +75,12 @@ describe('Node: callbacks that outlive their run', () => {
     `const worker = new Worker('setInterval(() => require("node:worker_threads").parentPort.postMessage("go"), 20)', { eval: true });\n` +
     `worker.on("message", () => { tools.note({ from: "A-late" }).then(${outcome}); });`;
   // Waits until the leftover has tried its call during this run (its outcome is set), then calls.
+  // An fs callback chain (each callback starts the next access) that calls once the later run asks.
+  const fsLeftover =
+    'const fs = require("node:fs");\n' +
+    `const again = () => fs.access(".", () => { if (globalThis.wantLate === true) tools.note({ from: "A-late" }).then(${outcome}); else again(); });\nagain();`;
   const laterRun =
-    'globalThis.lateOutcome = undefined;\n' +
+    'globalThis.lateOutcome = undefined;\nglobalThis.wantLate = true;\n' +
     'await new Promise((resolve) => { const poll = () => (globalThis.lateOutcome !== undefined ? resolve(undefined) : setTimeout(poll, 10)); poll(); });\n' +
     'const mine = await tools.note({ from: "B" });\nreturn { mine, late: globalThis.lateOutcome };';
   // Stateless: nothing can set the outcome, so the later run waits a while instead.
@@ -93,6 +97,7 @@ describe('Node: callbacks that outlive their run', () => {
   for (const [name, leftover] of [
     ['an interval of node:timers', timerLeftover],
     ['a worker thread whose message reaches a listener of the earlier program', workerLeftover],
+    ['an fs callback chain', fsLeftover],
   ] as const) {
     it(`${name}: its tool call in a later run is refused in the kept process and never reaches the host`, async () => {
       const key = {};
