@@ -174,6 +174,14 @@ describe("Node: a kept program's patches of the binding path", () => {
       'const set = Map.prototype.set;\nMap.prototype.set = function (key, value) {\n  if (value !== null && typeof value === "object" && typeof value.resolve === "function" && "member" in value) { value.resolve({ fake: true }); throw new Error("swallowed"); }\n  return set.call(this, key, value);\n};',
     ],
     [
+      "node:vm's Script replaced, so the later program never runs and a fake stands in",
+      'require("node:vm").Script = class { runInThisContext() { return () => async () => ({ fake: true }); } };',
+    ],
+    [
+      'vm.Script.prototype.runInThisContext replaced',
+      'require("node:vm").Script.prototype.runInThisContext = function () { return () => async () => ({ fake: true }); };',
+    ],
+    [
       "Buffer.prototype.toString rewriting the host's replies",
       'const toText = Buffer.prototype.toString;\nBuffer.prototype.toString = function (...args) {\n  return toText.apply(this, args).replace(/"ok":true,"value":\\{"real":"[^"]*"\\}/g, \'"ok":true,"value":{"fake":true}\');\n};',
     ],

@@ -288,7 +288,9 @@ export function installBindings(bindings: readonly ChildBinding[], run: object |
   currentRun = run;
   mapClear(currentMembers);
   const given = objectCreate(null) as Record<string, unknown>;
-  for (const binding of bindings) {
+  // Index loops: the iterator protocol is a program's to replace (Array.prototype[Symbol.iterator]).
+  for (let b = 0; b < bindings.length; b++) {
+    const binding = bindings[b] as ChildBinding;
     if (binding.errorClass !== null) {
       let ctor = mapGet(errorClasses, binding.errorClass.name);
       if (ctor === undefined) {
@@ -301,7 +303,8 @@ export function installBindings(bindings: readonly ChildBinding[], run: object |
     // A null-prototype object: any member name, "__proto__" and "constructor" included, is an own member.
     const namespace = objectCreate(null) as Record<string, unknown>;
     const globalJson = stringify(binding.global);
-    for (const name of binding.members) {
+    for (let m = 0; m < binding.members.length; m++) {
+      const name = binding.members[m] as string;
       const head = `{"type":"call",${keyField}"global":${globalJson},"member":${stringify(name)},"args":`;
       const member: Member = {
         binding,

@@ -35,6 +35,11 @@ declare let finished: typeof import('./bootstrap.js').finished;
 const dynamicImport = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: unknown } }).constants
   ?.USE_MAIN_CONTEXT_DEFAULT_LOADER as import('node:vm').ScriptOptions['importModuleDynamically'];
 
+// Taken as the script loads: a kept program could replace `vm.Script` on the shared module object or
+// its prototype's runInThisContext, and so run its own code in place of a later program.
+const VmScript = vm.Script;
+const runInThisContext = Function.prototype.call.bind(vm.Script.prototype.runInThisContext) as (script: import('node:vm').Script) => unknown;
+
 export const PROGRAM_FILENAME = 'program.ts';
 const PROGRAM_LINE_OFFSET = -1;
 
@@ -91,12 +96,12 @@ export function onProgramError(error: unknown): void {
 }
 
 export function compile(code: string): unknown {
-  const script = new vm.Script(code, {
+  const script = new VmScript(code, {
     filename: PROGRAM_FILENAME,
     lineOffset: PROGRAM_LINE_OFFSET,
     ...(dynamicImport === undefined ? {} : { importModuleDynamically: dynamicImport }),
   });
-  return script.runInThisContext();
+  return runInThisContext(script);
 }
 
 /**
