@@ -119,6 +119,21 @@ describe('Node: callbacks that outlive their run', () => {
     });
   }
 
+  it("an earlier program's leftover that throws or leaves a rejection unhandled does not fail the later run", async () => {
+    const key = {};
+    const thrower =
+      'const { setInterval: every } = require("node:timers");\n' +
+      'every(() => { globalThis.lateOutcome = "threw"; Promise.reject(new Error("leftover rejection")); throw new Error("leftover throw"); }, 10);\nreturn "armed";';
+    const first = await runRecorded(rt, thrower, key);
+    expect(first.result.error, JSON.stringify(first.result.error)).toBeUndefined();
+    const later = await runRecorded(rt, laterRun, key);
+    expect(later.result.error, JSON.stringify(later.result.error)).toBeUndefined();
+    expect(later.result.value).toEqual({ mine: { real: 'B' }, late: 'threw' });
+    // Control: the running program's own throw from a callback still fails its run.
+    const own = await runRecorded(rt, 'setTimeout(() => { throw new Error("mine"); }, 10);\nawait new Promise(() => undefined);', key);
+    expect(own.result.error).toMatchObject({ code: 'EXCEPTION', message: expect.stringContaining('Error: mine') });
+  });
+
   it('control: in stateless mode nothing of an earlier run survives to call anything', async () => {
     const first = await runRecorded(stateless, `${timerLeftover}\nreturn "armed";`);
     expect(first.result.error).toBeUndefined();

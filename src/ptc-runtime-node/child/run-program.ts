@@ -20,7 +20,7 @@ declare const describeThrown: typeof import('./json-text.js').describeThrown;
 declare const thrownLocation: typeof import('./json-text.js').thrownLocation;
 declare const capMessage: typeof import('./json-text.js').capMessage;
 declare const installBindings: typeof import('./bindings.js').installBindings;
-declare const isStaleCallError: typeof import('./bindings.js').isStaleCallError;
+declare const inEarlierRun: typeof import('./bindings.js').inEarlierRun;
 declare const runStorage: typeof import('./primordials.js').runStorage;
 declare const takeChannelKey: typeof import('./bindings.js').takeChannelKey;
 declare let keyField: typeof import('./bindings.js').keyField;
@@ -86,9 +86,10 @@ export function onProgramError(error: unknown): void {
   // Before the program arrives a throw is the bootstrap's own failure: exit so the host sees it.
   if (!started) exitProcess(70);
   if (finished) return;
-  // A refused call of an earlier program's leftover code, which that code did not handle: not the
-  // running program's failure (docs/in-memory-mode.md, "What a later run can trust").
-  if (isStaleCallError(error)) return;
+  // Thrown (or a rejection left unhandled, such as a refused call) by code an earlier program left
+  // running: Node reports both in the context of the code that failed. Not the running program's
+  // failure (docs/in-memory-mode.md, "What a later run can trust").
+  if (inEarlierRun()) return;
   flushRaw();
   if (finished) return;
   const location = thrownLocation(error);
