@@ -10,6 +10,10 @@ describe('parseChildFrame', () => {
     ['{"type":"done","ok":true}', { type: 'done', ok: true }],
     ['{"type":"done","ok":true,"value":null}', { type: 'done', ok: true, value: null }],
     ['{"type":"done","ok":false,"error":{"code":"EXCEPTION","message":"m"}}', { type: 'done', ok: false, error: { code: 'EXCEPTION', message: 'm' } }],
+    // A kept process's channel key (docs/in-memory-mode.md): kept for the session to compare.
+    ['{"type":"call","key":"k1","id":1,"global":"t","member":"m","args":{}}', { type: 'call', id: 1, key: 'k1' }],
+    ['{"type":"done","key":"k1","ok":true,"value":1}', { type: 'done', ok: true, value: 1, key: 'k1' }],
+    ['{"type":"done","key":"k1","ok":false,"error":{"code":"EXCEPTION","message":"m"}}', { type: 'done', ok: false, key: 'k1' }],
   ])('accepts %s', (line, expected) => {
     const parsed = parseChildFrame(line);
     expect(parsed.ok).toBe(true);
@@ -37,6 +41,9 @@ describe('parseChildFrame', () => {
     ['{"type":"log","stream":"fd9","text":"x"}', /stream/],
     ['{"type":"log","stream":"stdout","text":5}', /text/],
     ['{"type":"done","ok":"yes"}', /boolean/],
+    ['{"type":"call","key":1,"id":1,"global":"t","member":"m","args":{}}', /key must be a string/],
+    ['{"type":"done","key":null,"ok":true}', /key must be a string/],
+    ['{"type":"log","key":"k1","stream":"stdout","text":"x"}', /unknown field/],
     ['{"type":"done","ok":false,"error":{"code":"TIMEOUT","message":"m"}}', /not one the child may report/],
     ['{"type":"done","ok":false,"error":{"code":"EXCEPTION"}}', /message/],
     ['{"type":"done","ok":false,"error":{"code":"EXCEPTION","message":"m","x":1}}', /unknown fields/],

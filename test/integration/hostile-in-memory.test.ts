@@ -75,8 +75,12 @@ describe('Node: callbacks that outlive their run', () => {
     `const worker = new Worker('setInterval(() => require("node:worker_threads").parentPort.postMessage("go"), 20)', { eval: true });\n` +
     `worker.on("message", () => { tools.note({ from: "A-late" }).then(${outcome}); });`;
   // Waits until the leftover has tried its call during this run (its outcome is set), then calls.
+  // An fs callback chain (each callback starts the next access) that calls once the later run asks.
+  const fsLeftover =
+    'const fs = require("node:fs");\n' +
+    `const again = () => fs.access(".", () => { if (globalThis.wantLate === true) tools.note({ from: "A-late" }).then(${outcome}); else again(); });\nagain();`;
   const laterRun =
-    'globalThis.lateOutcome = undefined;\n' +
+    'globalThis.lateOutcome = undefined;\nglobalThis.wantLate = true;\n' +
     'await new Promise((resolve) => { const poll = () => (globalThis.lateOutcome !== undefined ? resolve(undefined) : setTimeout(poll, 10)); poll(); });\n' +
     'const mine = await tools.note({ from: "B" });\nreturn { mine, late: globalThis.lateOutcome };';
   // Stateless: nothing can set the outcome, so the later run waits a while instead.
@@ -93,6 +97,7 @@ describe('Node: callbacks that outlive their run', () => {
   for (const [name, leftover] of [
     ['an interval of node:timers', timerLeftover],
     ['a worker thread whose message reaches a listener of the earlier program', workerLeftover],
+    ['an fs callback chain', fsLeftover],
   ] as const) {
     it(`${name}: its tool call in a later run is refused in the kept process and never reaches the host`, async () => {
       const key = {};
@@ -113,6 +118,21 @@ describe('Node: callbacks that outlive their run', () => {
       expect((own.result.value as { late: string }).late).toMatch(/^answered:/);
     });
   }
+
+  it("an earlier program's leftover that throws or leaves a rejection unhandled does not fail the later run", async () => {
+    const key = {};
+    const thrower =
+      'const { setInterval: every } = require("node:timers");\n' +
+      'every(() => { globalThis.lateOutcome = "threw"; Promise.reject(new Error("leftover rejection")); throw new Error("leftover throw"); }, 10);\nreturn "armed";';
+    const first = await runRecorded(rt, thrower, key);
+    expect(first.result.error, JSON.stringify(first.result.error)).toBeUndefined();
+    const later = await runRecorded(rt, laterRun, key);
+    expect(later.result.error, JSON.stringify(later.result.error)).toBeUndefined();
+    expect(later.result.value).toEqual({ mine: { real: 'B' }, late: 'threw' });
+    // Control: the running program's own throw from a callback still fails its run.
+    const own = await runRecorded(rt, 'setTimeout(() => { throw new Error("mine"); }, 10);\nawait new Promise(() => undefined);', key);
+    expect(own.result.error).toMatchObject({ code: 'EXCEPTION', message: expect.stringContaining('Error: mine') });
+  });
 
   it('control: in stateless mode nothing of an earlier run survives to call anything', async () => {
     const first = await runRecorded(stateless, `${timerLeftover}\nreturn "armed";`);
@@ -167,6 +187,14 @@ describe("Node: a kept program's patches of the binding path", () => {
     [
       'Map.prototype.set answering and swallowing each call',
       'const set = Map.prototype.set;\nMap.prototype.set = function (key, value) {\n  if (value !== null && typeof value === "object" && typeof value.resolve === "function" && "member" in value) { value.resolve({ fake: true }); throw new Error("swallowed"); }\n  return set.call(this, key, value);\n};',
+    ],
+    [
+      "node:vm's Script replaced, so the later program never runs and a fake stands in",
+      'require("node:vm").Script = class { runInThisContext() { return () => async () => ({ fake: true }); } };',
+    ],
+    [
+      'vm.Script.prototype.runInThisContext replaced',
+      'require("node:vm").Script.prototype.runInThisContext = function () { return () => async () => ({ fake: true }); };',
     ],
     [
       "Buffer.prototype.toString rewriting the host's replies",

@@ -92,10 +92,6 @@ export let keyField = '';
 let currentRun: object | undefined;
 /** The members the run in progress installed, by `key`. */
 const currentMembers = new Map<string, Member>();
-/** Refusals of calls made by an earlier program's code: they never fail the run in progress. */
-const staleErrors = new WeakSet<object>();
-const weakSetAdd = Function.prototype.call.bind(WeakSet.prototype.add) as (set: WeakSet<object>, value: object) => WeakSet<object>;
-const weakSetHas = Function.prototype.call.bind(WeakSet.prototype.has) as (set: WeakSet<object>, value: object) => boolean;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** `,"id":` + up to 16 digits + `}` + LF. */
 const ID_TAIL_BYTES = 24;
@@ -187,7 +183,6 @@ function callBinding(called: Member, args: unknown, site: CallSite): Promise<Jso
         site,
         'PERMISSION_DENIED',
       );
-      weakSetAdd(staleErrors, error);
       return promiseReject(error);
     }
     // An earlier program's namespace called by the running program (a helper it defined): the call is
@@ -288,7 +283,9 @@ export function installBindings(bindings: readonly ChildBinding[], run: object |
   currentRun = run;
   mapClear(currentMembers);
   const given = objectCreate(null) as Record<string, unknown>;
-  for (const binding of bindings) {
+  // Index loops: the iterator protocol is a program's to replace (Array.prototype[Symbol.iterator]).
+  for (let b = 0; b < bindings.length; b++) {
+    const binding = bindings[b] as ChildBinding;
     if (binding.errorClass !== null) {
       let ctor = mapGet(errorClasses, binding.errorClass.name);
       if (ctor === undefined) {
@@ -301,7 +298,8 @@ export function installBindings(bindings: readonly ChildBinding[], run: object |
     // A null-prototype object: any member name, "__proto__" and "constructor" included, is an own member.
     const namespace = objectCreate(null) as Record<string, unknown>;
     const globalJson = stringify(binding.global);
-    for (const name of binding.members) {
+    for (let m = 0; m < binding.members.length; m++) {
+      const name = binding.members[m] as string;
       const head = `{"type":"call",${keyField}"global":${globalJson},"member":${stringify(name)},"args":`;
       const member: Member = {
         binding,
@@ -336,9 +334,14 @@ function setGlobal(name: string, value: unknown): void {
   }
 }
 
-/** Whether `error` is a refusal of an earlier program's call, which must not fail the run in progress. */
-export function isStaleCallError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && weakSetHas(staleErrors, error);
+/**
+ * Whether the code running now was started by an earlier program of a kept process: its async context
+ * carries another run's token (in no run's context is the bootstrap's own, or a stateless process).
+ */
+export function inEarlierRun(): boolean {
+  if (currentRun === undefined) return false;
+  const store = runStorage.getStore();
+  return store !== undefined && store !== currentRun;
 }
 
 /** Takes the channel key of a kept process's first run frame (later frames carry none). */

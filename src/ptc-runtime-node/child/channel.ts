@@ -53,13 +53,13 @@ const channel = new Socket(channelOptions);
 // calls on it become own read-only properties, so a program that finds the socket
 // (process._getActiveHandles) or patches Socket.prototype cannot take over the writes.
 const socketWrite = Function.prototype.call.bind(channel.write) as (socket: typeof channel, text: string | Buffer) => boolean;
+const { Duplex } = require('node:stream') as typeof import('node:stream');
 const writableLength = Function.prototype.call.bind(
-  (Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Socket.prototype), 'writableLength') ??
-    Object.getOwnPropertyDescriptor(require('node:stream').Writable.prototype, 'writableLength'))!.get as () => number,
+  (Object.getOwnPropertyDescriptor(Duplex.prototype, 'writableLength') as PropertyDescriptor).get as () => number,
 ) as (socket: typeof channel) => number;
-for (const name of ['write', '_write', '_writev', '_writeGeneric', 'writableLength'] as const) {
-  const descriptor = name === 'writableLength' ? undefined : (channel as unknown as Record<string, unknown>)[name];
-  if (typeof descriptor === 'function') Object.defineProperty(channel, name, { value: descriptor, writable: false, configurable: false });
+for (const name of ['write', '_write', '_writev', '_writeGeneric']) {
+  const method = (channel as unknown as Record<string, unknown>)[name];
+  if (typeof method === 'function') Object.defineProperty(channel, name, { value: method, writable: false, configurable: false });
 }
 
 /** While the bootstrap warms its run path up (bootstrap.ts), what would be written goes here instead. */

@@ -12,6 +12,10 @@
 
 import type { RunFrame } from '../../ptc-runtime-process/frames.js';
 
+// Defined by the other child files of the same script (bootstrap-source.ts).
+declare const mapForEach: typeof import('./primordials.js').mapForEach;
+declare const mapClear: typeof import('./primordials.js').mapClear;
+
 /** What the bootstrap does between two kept runs. */
 export interface KeptRunHooks {
   /** Clears the per-run state: output ledger, pending and waiting calls, partial output lines. */
@@ -66,12 +70,13 @@ export function createKeptRuns(hooks: KeptRunHooks): KeptRuns {
     globalThis.setImmediate = wrap(immediate, 'immediate', false) as unknown as typeof setImmediate;
   }
 
+  /** Runs before the next program, on the captured Map methods: no earlier program's patch runs here. */
   function endTimers(): void {
-    for (const [handle, kind] of timers) {
+    mapForEach(timers, (kind, handle) => {
       if (kind === 'immediate') clearImmediateTimer(handle as ReturnType<typeof setImmediate>);
       else clearTimer(handle as ReturnType<typeof setTimeout>);
-    }
-    timers.clear();
+    });
+    mapClear(timers);
   }
 
   return {

@@ -82,12 +82,16 @@ export function captureRaw(stream: 'stdout' | 'stderr', target: NodeJS.WriteStre
 }
 
 export function flushRaw(): void {
-  for (const stream of ['stdout', 'stderr'] as const) {
-    if (rawPartial[stream] !== '') {
-      const text = rawPartial[stream];
-      rawPartial[stream] = '';
-      emitLog(stream, text);
-    }
+  // Two calls, not a loop over an array: the iterator protocol is a program's to replace.
+  flushPartial('stdout');
+  flushPartial('stderr');
+}
+
+function flushPartial(stream: 'stdout' | 'stderr'): void {
+  if (rawPartial[stream] !== '') {
+    const text = rawPartial[stream];
+    rawPartial[stream] = '';
+    emitLog(stream, text);
   }
 }
 

@@ -52,6 +52,8 @@ export const mapGet = uncurry(mapProto.get) as <K, V>(map: Map<K, V>, key: K) =>
 export const mapSet = uncurry(mapProto.set) as <K, V>(map: Map<K, V>, key: K, value: V) => Map<K, V>;
 export const mapDelete = uncurry(mapProto.delete) as <K, V>(map: Map<K, V>, key: K) => boolean;
 export const mapClear = uncurry(mapProto.clear) as <K, V>(map: Map<K, V>) => void;
+/** Iterates without the iterator protocol, whose `next` a program can replace. */
+export const mapForEach = uncurry(mapProto.forEach) as <K, V>(map: Map<K, V>, callback: (value: V, key: K) => void) => void;
 export const mapSize = uncurry((getOwnPropertyDescriptor(Map.prototype, 'size') as PropertyDescriptor).get as () => number) as (map: Map<unknown, unknown>) => number;
 // The channel's reads (channel.ts) go through Buffer methods a kept program could replace to rewrite
 // the host's replies before the bootstrap parses them.

@@ -20,7 +20,7 @@ declare const describeThrown: typeof import('./json-text.js').describeThrown;
 declare const thrownLocation: typeof import('./json-text.js').thrownLocation;
 declare const capMessage: typeof import('./json-text.js').capMessage;
 declare const installBindings: typeof import('./bindings.js').installBindings;
-declare const isStaleCallError: typeof import('./bindings.js').isStaleCallError;
+declare const inEarlierRun: typeof import('./bindings.js').inEarlierRun;
 declare const runStorage: typeof import('./primordials.js').runStorage;
 declare const takeChannelKey: typeof import('./bindings.js').takeChannelKey;
 declare let keyField: typeof import('./bindings.js').keyField;
@@ -34,6 +34,11 @@ declare let finished: typeof import('./bootstrap.js').finished;
 // than the program's captured output. Missing before 20.12.
 const dynamicImport = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: unknown } }).constants
   ?.USE_MAIN_CONTEXT_DEFAULT_LOADER as import('node:vm').ScriptOptions['importModuleDynamically'];
+
+// Taken as the script loads: a kept program could replace `vm.Script` on the shared module object or
+// its prototype's runInThisContext, and so run its own code in place of a later program.
+const VmScript = vm.Script;
+const runInThisContext = Function.prototype.call.bind(vm.Script.prototype.runInThisContext) as (script: import('node:vm').Script) => unknown;
 
 export const PROGRAM_FILENAME = 'program.ts';
 const PROGRAM_LINE_OFFSET = -1;
@@ -81,9 +86,10 @@ export function onProgramError(error: unknown): void {
   // Before the program arrives a throw is the bootstrap's own failure: exit so the host sees it.
   if (!started) exitProcess(70);
   if (finished) return;
-  // A refused call of an earlier program's leftover code, which that code did not handle: not the
-  // running program's failure (docs/in-memory-mode.md, "What a later run can trust").
-  if (isStaleCallError(error)) return;
+  // Thrown (or a rejection left unhandled, such as a refused call) by code an earlier program left
+  // running: Node reports both in the context of the code that failed. Not the running program's
+  // failure (docs/in-memory-mode.md, "What a later run can trust").
+  if (inEarlierRun()) return;
   flushRaw();
   if (finished) return;
   const location = thrownLocation(error);
@@ -91,12 +97,12 @@ export function onProgramError(error: unknown): void {
 }
 
 export function compile(code: string): unknown {
-  const script = new vm.Script(code, {
+  const script = new VmScript(code, {
     filename: PROGRAM_FILENAME,
     lineOffset: PROGRAM_LINE_OFFSET,
     ...(dynamicImport === undefined ? {} : { importModuleDynamically: dynamicImport }),
   });
-  return script.runInThisContext();
+  return runInThisContext(script);
 }
 
 /**
