@@ -41,6 +41,9 @@ export function excludeWritableRoots(roots: readonly string[]): void {
     } catch {
       real = resolve(root);
     }
+    // A run's own dir inside the root (non-bwrap runs) exposes only itself; not kept, or the set
+    // would grow by one per run.
+    if (current !== undefined && real !== current && isWithin(real, current)) continue;
     writable.add(real);
     if (current !== undefined && isWithin(current, real)) {
       abandoned.add(current);

@@ -160,7 +160,7 @@ describe.skipIf(skipWithoutBwrap)('the probe cache with TMPDIR inside the worksp
 
   // Old code: the cache was <TMPDIR>/ptc-harness-sandbox-probe-<uid>.json; a program rewrote it to
   // "no filter", and the next host ran every sandbox without seccomp while reporting full enforcement.
-  it('a forged "no filter" answer is not taken: the next host still runs with the seccomp filter', async () => {
+  it("a forged 'no filter' answer is not taken: the next host still runs with the seccomp filter", async () => {
     const { key, bwrapPath } = await hostKey();
     const written = await host({ name: 'forge-write', workspace: s.workspace, tmp: s.tmp, key, bwrapPath, uid });
     expect(written['error']).toBeNull();
