@@ -6,7 +6,7 @@
 // same attack with the protection turned off through lower-level test functions, which gets through.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -143,6 +143,37 @@ describe.skipIf(skipWithoutBwrap || !hasPython)('the spawner socket with TMPDIR 
       expect(headers.map((line) => line.split(' ')[1]).sort()).toEqual(['channel', 'stderr']);
     }, 60_000);
   });
+});
+
+describe.skipIf(skipWithoutBwrap || !hasPython)('every host-side temp file with TMPDIR inside the workspace', () => {
+  /** Names created in `dirs` while `work` runs (inotify: a dir made and removed at once is seen too). */
+  async function created(dirs: readonly string[], work: () => Promise<unknown>): Promise<string[]> {
+    const seen = new Set<string>();
+    const watchers = dirs.map((dir) => watch(dir, (_event, name) => name !== null && seen.add(join(dir, name))));
+    try {
+      await work();
+    } finally {
+      for (const watcher of watchers) watcher.close();
+    }
+    return [...seen];
+  }
+
+  // Old code: the probe's cwd, each launch's seccomp filter file, the probe cache, the spawner's
+  // socket dir and the run dir of a run without bwrap were all made in TMPDIR, inside the workspace,
+  // where the program could swap them between the host's write and its read.
+  it('no host state is made inside the workspace: not the probe, the filter file, the spawner, the cache or a run dir', async () => {
+    const s = setting('q');
+    const names = await created([s.tmp], () => host({ name: 'quiet', ...s }));
+    expect(names).toEqual([]);
+  }, 60_000);
+
+  it('control: with the private root pinned inside the workspace, the watcher sees each kind made there', async () => {
+    const s = setting('qc');
+    const pinRoot = join(s.tmp, 'r');
+    mkdirSync(pinRoot, { mode: 0o700 });
+    const names = (await created([s.tmp, pinRoot], () => host({ name: 'quiet', ...s, control: true, pinRoot }))).map((name) => basename(name));
+    for (const kind of ['probe-', 'seccomp-', 'spawner-', 'run-']) expect(names.some((name) => name.startsWith(kind))).toBe(true);
+  }, 60_000);
 });
 
 describe.skipIf(skipWithoutBwrap)('the probe cache with TMPDIR inside the workspace', () => {
