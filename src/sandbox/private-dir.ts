@@ -96,6 +96,21 @@ export function privateRoot(): string {
   );
 }
 
+/**
+ * The root as it stands, without making anything: the chosen one, else the first candidate's
+ * `ptc-<uid>` when it already exists and passes the checks (the stale sweep reads it; it must not
+ * make a root before any launch said which paths are writable).
+ */
+export function existingPrivateRoot(): string | undefined {
+  if (pinned !== undefined) return pinned;
+  if (current !== undefined && usable(current)) return current;
+  for (const base of candidateBases()) {
+    const dir = join(base, `ptc-${uid}`);
+    if (insideWritableRoot(dir) === undefined && usable(dir)) return dir;
+  }
+  return undefined;
+}
+
 /** A fresh dir `<root>/<kind>-<owner tag>-<random>` (mode 0700), for the stale sweep to find by owner. */
 export function makePrivateDir(kind: PrivateDirKind): string {
   return mkdtempSync(join(privateRoot(), `${kind}-${ownerTag()}-`));
