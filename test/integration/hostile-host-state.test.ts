@@ -81,6 +81,21 @@ describe.skipIf(skipWithoutBwrap || !hasPython)('the spawner socket with TMPDIR 
     expect(report['victim']).toBe('victim ran');
   }, 60_000);
 
+  // The same attack when the root was fine at first and a later run's --allow-write covers it: the
+  // spawner made in it stops taking launches and its dir goes; a new one starts in the new root.
+  it('a run whose --allow-write covers the private root finds no spawner socket there, and later launches use a new spawner', async () => {
+    const s = setting('wide');
+    const outside = join(scratch, 'wide', 'elsewhere');
+    mkdirSync(outside, { recursive: true });
+    // The workspace is elsewhere, so the root starts out in TMPDIR; the attack run widens onto it.
+    const report = await host({ name: 'hijack', ...s, workspace: outside, attackWrite: [s.tmp] });
+    expect(report['spawnerUp']).toBe(true);
+    expect(report['attackError']).toBeNull();
+    expect(report['attack']).toEqual({ found: false, stolen: null });
+    expect(report['victim']).toBe('victim ran');
+    expect(report['spawnerAgain']).toBe(true);
+  }, 60_000);
+
   it('control: with the private root inside the workspace and no peer check, the program steals the secret', async () => {
     const s = setting('hc');
     const pinRoot = join(s.tmp, 'r');
@@ -234,8 +249,14 @@ describe.skipIf(skipWithoutBwrap || noNamespaces !== undefined || freezerSupport
     const tag = report['tag'] as string;
     expect(otherPid).toBe(free);
     expect(pidAlive(otherPid)).toBe(false);
-    const groups = groupRoots.flatMap((groupRoot) => readdirSync(groupRoot).filter((name) => name.startsWith(`${tag}-`)).map((name) => join(groupRoot, name)));
-    const dirs = readdirSync(privateRoot()).filter((name) => name.includes(`-${tag}-`)).map((name) => join(privateRoot(), name));
+    // The long run's groups (those of the finished warm-up runs are the other host's own to remove)
+    // and its lasting dirs (the run dir of the run without bwrap, the spawner's).
+    const groups = groupRoots
+      .flatMap((groupRoot) => readdirSync(groupRoot).filter((name) => name.startsWith(`${tag}-`)).map((name) => join(groupRoot, name)))
+      .filter((group) => groupMembers(group).length > 0);
+    const dirs = readdirSync(privateRoot())
+      .filter((name) => name.includes(`-${tag}-`) && /^(ptc-)?(run|spawner)-/.test(name))
+      .map((name) => join(privateRoot(), name));
     expect(groups.length).toBeGreaterThan(0);
     expect(dirs.some((dir) => basename(dir).includes('run-'))).toBe(true);
     const members = groups.flatMap((group) => groupMembers(group));
