@@ -65,6 +65,8 @@ export async function planChild(o: ChildLaunchOptions, makeTmpDir: () => string 
   const command = await o.command();
   // The run dir below and the probe's cache live in the private root, which must lie outside this
   // policy's writable roots: recorded before either is touched (docs/security.md, "Host-private state").
+  // Not under `off`: an unconfined program can reach the root wherever it is, and a workspace of `/`
+  // must not leave no candidate.
   if (o.mode !== 'off') excludeWritableRoots(policyRoots(o.policy, 'write'));
   const backend = await selectBackend(o.mode, command.kind);
   const tmp = backend === 'bwrap' ? undefined : makeTmpDir();

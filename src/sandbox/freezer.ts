@@ -1,6 +1,6 @@
 // Settling by freezing (docs/runtime-lifecycle.md, "Settling"): where a writable cgroup v1 freezer
 // hierarchy exists (root on hosts with v1 or hybrid cgroups), each bwrap launch gets its own freezer
-// group `ptc-harness/<host pid>-<n>`, like its pids group. At the end of a run the group is frozen;
+// group `ptc-harness/<owner tag>-<n>`, like its pids group. At the end of a run the group is frozen;
 // once the kernel reports it FROZEN no task of it can run until it is thawed (a frozen task is not
 // woken by any signal, SIGCONT and SIGKILL included), so the host sends SIGKILL to everything and
 // resolves at once. The thaw, after which the killed tasks die and tear their address spaces down,

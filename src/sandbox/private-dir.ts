@@ -41,6 +41,9 @@ export function excludeWritableRoots(roots: readonly string[]): void {
     } catch {
       real = resolve(root);
     }
+    // A run's own dir inside the root (non-bwrap runs) exposes only itself; not kept, or the set
+    // would grow by one per run.
+    if (current !== undefined && real !== current && isWithin(real, current)) continue;
     writable.add(real);
     if (current !== undefined && isWithin(current, real)) {
       abandoned.add(current);
@@ -91,6 +94,21 @@ export function privateRoot(): string {
     `No directory for the host's private state: ${reasons.join('; ') || 'no temp dir exists'}. ` +
       'Set TMPDIR to a directory outside the workspace and every --allow-write path.',
   );
+}
+
+/**
+ * The root as it stands, without making anything: the chosen one, else the first candidate's
+ * `ptc-<uid>` when it already exists and passes the checks (the stale sweep reads it; it must not
+ * make a root before any launch said which paths are writable).
+ */
+export function existingPrivateRoot(): string | undefined {
+  if (pinned !== undefined) return pinned;
+  if (current !== undefined && usable(current)) return current;
+  for (const base of candidateBases()) {
+    const dir = join(base, `ptc-${uid}`);
+    if (insideWritableRoot(dir) === undefined && usable(dir)) return dir;
+  }
+  return undefined;
 }
 
 /** A fresh dir `<root>/<kind>-<owner tag>-<random>` (mode 0700), for the stale sweep to find by owner. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { endLeftoverGroup, freezerSupport } from './freezer.js';
 import { memoryLimitSupport } from './memory-limit.js';
 import { ownerProvablyDead, parseOwner, type OwnerIdentity } from './owner.js';
-import { PRIVATE_DIR_KINDS, privateRoot } from './private-dir.js';
+import { existingPrivateRoot, PRIVATE_DIR_KINDS } from './private-dir.js';
 import { taskLimitSupport } from './task-limit.js';
 
 /** Decides whether the owner of a leftover is gone (the sweep's rule; tests pass others). */
@@ -27,12 +27,7 @@ export function sweepStaleRunState(): Promise<void> {
 
 /** One sweep with the rule `isDead`: private dirs, then frozen groups killed, then empty groups removed. */
 export async function sweepStaleState(isDead: OwnerDead): Promise<void> {
-  let root: string | undefined;
-  try {
-    root = privateRoot();
-  } catch {
-    root = undefined; // No private root here: nothing of ours can be in one.
-  }
+  const root = existingPrivateRoot();
   if (root !== undefined) {
     for (const name of listDir(root)) {
       const owner = dirOwner(name);

@@ -1,6 +1,6 @@
 // A per-run cap on tasks (processes and threads) through a pids cgroup (docs/sandbox.md, "Processes").
 // Where a writable cgroup v1 `pids` hierarchy exists (root on most hosts with v1 or hybrid cgroups),
-// each confined launch gets its own group `ptc-harness/<host pid>-<n>` with `pids.max`; the launched
+// each confined launch gets its own group `ptc-harness/<owner tag>-<n>` with `pids.max`; the launched
 // process is moved in right after spawn (its descendants inherit the group) and the group is removed
 // once its tree is gone. Elsewhere there is no cap: taskLimitSupport() says why, and only the deadline
 // bounds a fork loop.

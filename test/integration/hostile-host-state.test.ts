@@ -6,7 +6,7 @@
 // same attack with the protection turned off through lower-level test functions, which gets through.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -81,6 +81,21 @@ describe.skipIf(skipWithoutBwrap || !hasPython)('the spawner socket with TMPDIR 
     expect(report['victim']).toBe('victim ran');
   }, 60_000);
 
+  // The same attack when the root was fine at first and a later run's --allow-write covers it: the
+  // spawner made in it stops taking launches and its dir goes; a new one starts in the new root.
+  it('a run whose --allow-write covers the private root finds no spawner socket there, and later launches use a new spawner', async () => {
+    const s = setting('wide');
+    const outside = join(scratch, 'wide', 'elsewhere');
+    mkdirSync(outside, { recursive: true });
+    // The workspace is elsewhere, so the root starts out in TMPDIR; the attack run widens onto it.
+    const report = await host({ name: 'hijack', ...s, workspace: outside, attackWrite: [s.tmp] });
+    expect(report['spawnerUp']).toBe(true);
+    expect(report['attackError']).toBeNull();
+    expect(report['attack']).toEqual({ found: false, stolen: null });
+    expect(report['victim']).toBe('victim ran');
+    expect(report['spawnerAgain']).toBe(true);
+  }, 60_000);
+
   it('control: with the private root inside the workspace and no peer check, the program steals the secret', async () => {
     const s = setting('hc');
     const pinRoot = join(s.tmp, 'r');
@@ -145,6 +160,37 @@ describe.skipIf(skipWithoutBwrap || !hasPython)('the spawner socket with TMPDIR 
   });
 });
 
+describe.skipIf(skipWithoutBwrap || !hasPython)('every host-side temp file with TMPDIR inside the workspace', () => {
+  /** Names created in `dirs` while `work` runs (inotify: a dir made and removed at once is seen too). */
+  async function created(dirs: readonly string[], work: () => Promise<unknown>): Promise<string[]> {
+    const seen = new Set<string>();
+    const watchers = dirs.map((dir) => watch(dir, (_event, name) => name !== null && seen.add(join(dir, name))));
+    try {
+      await work();
+    } finally {
+      for (const watcher of watchers) watcher.close();
+    }
+    return [...seen];
+  }
+
+  // Old code: the probe's cwd, each launch's seccomp filter file, the probe cache, the spawner's
+  // socket dir and the run dir of a run without bwrap were all made in TMPDIR, inside the workspace,
+  // where the program could swap them between the host's write and its read.
+  it('no host state is made inside the workspace: not the probe, the filter file, the spawner, the cache or a run dir', async () => {
+    const s = setting('q');
+    const names = await created([s.tmp], () => host({ name: 'quiet', ...s }));
+    expect(names).toEqual([]);
+  }, 60_000);
+
+  it('control: with the private root pinned inside the workspace, the watcher sees each kind made there', async () => {
+    const s = setting('qc');
+    const pinRoot = join(s.tmp, 'r');
+    mkdirSync(pinRoot, { mode: 0o700 });
+    const names = (await created([s.tmp, pinRoot], () => host({ name: 'quiet', ...s, control: true, pinRoot }))).map((name) => basename(name));
+    for (const kind of ['probe-', 'seccomp-', 'spawner-', 'run-']) expect(names.some((name) => name.startsWith(kind))).toBe(true);
+  }, 60_000);
+});
+
 describe.skipIf(skipWithoutBwrap)('the probe cache with TMPDIR inside the workspace', () => {
   const s = setting('forge');
   const reader = join(scratch, 'forge', 'reader');
@@ -160,7 +206,7 @@ describe.skipIf(skipWithoutBwrap)('the probe cache with TMPDIR inside the worksp
 
   // Old code: the cache was <TMPDIR>/ptc-harness-sandbox-probe-<uid>.json; a program rewrote it to
   // "no filter", and the next host ran every sandbox without seccomp while reporting full enforcement.
-  it('a forged "no filter" answer is not taken: the next host still runs with the seccomp filter', async () => {
+  it("a forged 'no filter' answer is not taken: the next host still runs with the seccomp filter", async () => {
     const { key, bwrapPath } = await hostKey();
     const written = await host({ name: 'forge-write', workspace: s.workspace, tmp: s.tmp, key, bwrapPath, uid });
     expect(written['error']).toBeNull();
@@ -203,8 +249,14 @@ describe.skipIf(skipWithoutBwrap || noNamespaces !== undefined || freezerSupport
     const tag = report['tag'] as string;
     expect(otherPid).toBe(free);
     expect(pidAlive(otherPid)).toBe(false);
-    const groups = groupRoots.flatMap((groupRoot) => readdirSync(groupRoot).filter((name) => name.startsWith(`${tag}-`)).map((name) => join(groupRoot, name)));
-    const dirs = readdirSync(privateRoot()).filter((name) => name.includes(`-${tag}-`)).map((name) => join(privateRoot(), name));
+    // The long run's groups (those of the finished warm-up runs are the other host's own to remove)
+    // and its lasting dirs (the run dir of the run without bwrap, the spawner's).
+    const groups = groupRoots
+      .flatMap((groupRoot) => readdirSync(groupRoot).filter((name) => name.startsWith(`${tag}-`)).map((name) => join(groupRoot, name)))
+      .filter((group) => groupMembers(group).length > 0);
+    const dirs = readdirSync(privateRoot())
+      .filter((name) => name.includes(`-${tag}-`) && /^(ptc-)?(run|spawner)-/.test(name))
+      .map((name) => join(privateRoot(), name));
     expect(groups.length).toBeGreaterThan(0);
     expect(dirs.some((dir) => basename(dir).includes('run-'))).toBe(true);
     const members = groups.flatMap((group) => groupMembers(group));
