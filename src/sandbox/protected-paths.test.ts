@@ -47,4 +47,10 @@ describe('findProtectedBinds', () => {
     fs.mkdirSync(path.join(root, 'a/b/c/.git'), { recursive: true });
     expect(findProtectedBinds([root], [], 2).existing).toEqual([path.join(root, '.git')].filter((p) => fs.existsSync(p)));
   });
+
+  it('a whole root given as an extra path is bound read-only as a whole, with nothing mounted inside it', () => {
+    fs.mkdirSync(path.join(root, 'vendor/.git'), { recursive: true });
+    const binds = findProtectedBinds([root], [root]);
+    expect(binds).toEqual({ existing: [root], placeholders: [], pins: [] });
+  });
 });

@@ -81,7 +81,12 @@ export function findProtectedBinds(roots: readonly string[], extra: readonly str
     }
   }
   for (const entry of extra) {
-    const root = roots.find((r) => isWithin(entry, r) && entry !== r);
+    // A whole root given with --protect is bound read-only as a whole.
+    if (roots.includes(entry)) {
+      existing.add(entry);
+      continue;
+    }
+    const root = roots.find((r) => isWithin(entry, r));
     if (root === undefined) continue;
     const kind = entryKind(entry);
     if (kind === 'dir' || kind === 'file') {
@@ -93,7 +98,8 @@ export function findProtectedBinds(roots: readonly string[], extra: readonly str
   return {
     // A protected entry inside another one is covered by the outer bind.
     existing: [...existing].filter((p) => !within(p)),
-    placeholders: [...placeholders],
+    // Nothing can be mounted inside a read-only bind (its mount point cannot be made): covered anyway.
+    placeholders: [...placeholders].filter((p) => !within(p)),
     pins: [...pins].filter((p) => !within(p)),
   };
 }
