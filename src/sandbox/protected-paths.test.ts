@@ -53,4 +53,12 @@ describe('findProtectedBinds', () => {
     const binds = findProtectedBinds([root], [root]);
     expect(binds).toEqual({ existing: [root], placeholders: [], pins: [] });
   });
+
+  it('a .git file protects the repository directory it names, when that lies in a root', () => {
+    fs.mkdirSync(path.join(root, '.bare/hooks'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'main'));
+    fs.writeFileSync(path.join(root, 'main/.git'), 'gitdir: ../.bare\n');
+    const binds = findProtectedBinds([root], []);
+    expect(binds.existing).toEqual(expect.arrayContaining([path.join(root, 'main/.git'), path.join(root, '.bare')]));
+  });
 });

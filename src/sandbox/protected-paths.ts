@@ -3,13 +3,16 @@
 // tools write them only with a person's yes for that exact call. This file decides what is protected
 // (one rule for the binds and the file tools) and finds what a bwrap launch must bind.
 
-import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { PROTECTED_SCAN_CACHE_MS, PROTECTED_SCAN_MAX_DIRS } from '../limits.js';
-import { isWithin } from './policy.js';
+import { isWithin, realpathOrUndefined } from './policy.js';
 
 /** Entry names protected wherever they appear below a writable root. */
 export const PROTECTED_NAMES: readonly string[] = Object.freeze(['.git', '.ptc']);
+
+/** A `.git` file is one short line; more is not a gitfile. */
+const GITFILE_MAX_CHARS = 4_096;
 
 /** Directories the nested scan never enters (dependency trees: large, and not the user's repositories). */
 const SCAN_SKIPPED_DIRS = new Set(['node_modules']);
@@ -80,6 +83,15 @@ export function findProtectedBinds(roots: readonly string[], extra: readonly str
       pinBetween(root, path.dirname(entry));
     }
   }
+  // A `.git` file (a worktree, a submodule, `git init --separate-git-dir`) names the repository
+  // directory git really uses; inside a writable root, that directory is protected too.
+  for (const entry of [...existing]) {
+    const target = gitdirOf(entry);
+    const root = target === undefined ? undefined : roots.find((r) => isWithin(target, r) && target !== r);
+    if (target === undefined || root === undefined || entryKind(target) !== 'dir') continue;
+    existing.add(target);
+    pinBetween(root, path.dirname(target));
+  }
   for (const entry of extra) {
     // A whole root given with --protect is bound read-only as a whole.
     if (roots.includes(entry)) {
@@ -129,6 +141,20 @@ function nestedEntries(root: string, maxDirs: number): readonly string[] {
   }
   nestedScans.set(root, { at: now, maxDirs, entries: found });
   return found;
+}
+
+/** The real directory a `.git` file points to (`gitdir: <path>`), or undefined. */
+function gitdirOf(entry: string): string | undefined {
+  if (path.basename(entry) !== '.git' || entryKind(entry) !== 'file') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(entry, 'utf8').slice(0, GITFILE_MAX_CHARS);
+  } catch {
+    return undefined;
+  }
+  const match = /^gitdir: *(.+?)\s*$/m.exec(text);
+  if (match === null || match[1] === undefined) return undefined;
+  return realpathOrUndefined(path.resolve(path.dirname(entry), match[1]));
 }
 
 function entryKind(target: string): 'dir' | 'file' | 'link' | 'missing' | 'other' {
