@@ -120,7 +120,9 @@ export const SANDBOX_SHM_MAX_BYTES = 64 * 1024 * 1024;
  * Directories of the writable roots a sandbox launch looks through for nested `.git`/`.ptc` entries to
  * bind read-only (docs/sandbox.md, "Protected paths"); past it, deeper repositories go unprotected.
  */
-export const PROTECTED_SCAN_MAX_DIRS = 2_000;
+export const PROTECTED_SCAN_MAX_DIRS = 1_000;
+/** How long one walk for nested protected entries of a root is reused by later launches, in ms. */
+export const PROTECTED_SCAN_CACHE_MS = 5_000;
 /**
  * Tasks alive at once in one sandbox (processes and their threads: the kernel's pids controller counts
  * both; an idle Node process has about 7-11), enforced with a pids cgroup where one can be made.

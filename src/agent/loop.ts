@@ -115,7 +115,15 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     const parentId = e.stage === 'request' ? e.parent?.id : e.parentId;
     if (!ownCalls.has(e.id) && (parentId === undefined || !ownCalls.has(parentId))) return;
     if (e.stage === 'request') {
-      record({ type: 'tool/approval', stage: 'request', id: e.id, tool: e.tool, ...(parentId !== undefined ? { parentId } : {}), args: e.args });
+      record({
+        type: 'tool/approval',
+        stage: 'request',
+        id: e.id,
+        tool: e.tool,
+        ...(parentId !== undefined ? { parentId } : {}),
+        args: e.args,
+        ...(e.why !== undefined ? { why: e.why } : {}),
+      });
     } else {
       record({
         type: 'tool/approval',

@@ -209,7 +209,9 @@ function onlyWaiting(ctx: Context, rows: readonly PresetRow[]): boolean {
 
 /** Writes the file whole or not at all; without `overwrite`, an existing file (even one created meanwhile) is kept. */
 async function writePresetFile(resolver: PathResolver, relative: string, text: string, overwrite: boolean): Promise<boolean> {
-  const file = resolver.resolve(relative, 'write', { createParents: true });
+  // `.ptc` is protected (docs/sandbox.md); preset_write is the tool made to write there, and whether
+  // it asks is its own rule (docs/approvals.md), not the file tools' protected-path ask.
+  const file = resolver.resolve(relative, 'write', { createParents: true, allowProtected: true });
   try {
     if (file.stat?.isDirectory() === true || file.parentFd === undefined || file.name === undefined) {
       throw new ToolFailedError(`${file.display} is a directory; remove it or choose another preset name.`);

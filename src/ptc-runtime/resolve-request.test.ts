@@ -26,7 +26,7 @@ function resolve(request: unknown) {
 describe('resolveRunRequest', () => {
   it('fills the defaults', async () => {
     const spec = await resolve(base);
-    expect(spec).toEqual({ program: 'return 1', bindings: [], cwd: dir, timeoutMs: 1000, policy: { read: [], write: [], network: false } });
+    expect(spec).toEqual({ program: 'return 1', bindings: [], cwd: dir, timeoutMs: 1000, policy: { read: [], write: [], network: false, protect: [], readOnlyWorkspace: false } });
     expect(Object.isFrozen(spec)).toBe(true);
   });
 
@@ -35,7 +35,7 @@ describe('resolveRunRequest', () => {
     const spec = await resolve({ ...base, timeoutMs: 250, signal, policy: { allowRead: ['data', '/opt/x'], allowWrite: ['/tmp/out'], network: true } });
     expect(spec.timeoutMs).toBe(250);
     expect(spec.signal).toBe(signal);
-    expect(spec.policy).toEqual({ read: [join(dir, 'data'), '/opt/x'], write: ['/tmp/out'], network: true });
+    expect(spec.policy).toEqual({ read: [join(dir, 'data'), '/opt/x'], write: ['/tmp/out'], network: true, protect: [], readOnlyWorkspace: false });
   });
 
   it('takes any member name as an own member of a null-prototype table', async () => {

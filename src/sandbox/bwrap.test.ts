@@ -37,7 +37,7 @@ function args(overrides: Partial<BwrapProfileInput> = {}): string[] {
 
 /** The mount operations in order, as [option, ...operands] tuples. */
 function mounts(list: string[]): string[][] {
-  const arity: Record<string, number> = { '--ro-bind': 2, '--bind': 2, '--symlink': 2, '--proc': 1, '--dev': 1, '--tmpfs': 1 };
+  const arity: Record<string, number> = { '--ro-bind': 2, '--bind': 2, '--ro-bind-try': 2, '--bind-try': 2, '--symlink': 2, '--proc': 1, '--dev': 1, '--tmpfs': 1 };
   const out: string[][] = [];
   for (let i = 0; i < list.length; i++) {
     if (list[i] === '--size') {
@@ -155,9 +155,9 @@ describe('buildBwrapArgs: protected paths and a read-only workspace', () => {
     const ops = mounts(list);
     const at = (dest: string) => ops.findIndex((m) => m[m.length - 1] === dest);
     expect(ops[at('/tmp/ws')]).toEqual(['--bind', '/tmp/ws', '/tmp/ws']);
-    expect(ops[at('/tmp/ws/.git')]).toEqual(['--ro-bind', '/tmp/ws/.git', '/tmp/ws/.git']);
-    expect(ops[at('/tmp/ws/vendor')]).toEqual(['--bind', '/tmp/ws/vendor', '/tmp/ws/vendor']);
-    expect(ops[at('/tmp/ws/vendor/lib/.git')]).toEqual(['--ro-bind', '/tmp/ws/vendor/lib/.git', '/tmp/ws/vendor/lib/.git']);
+    expect(ops[at('/tmp/ws/.git')]).toEqual(['--ro-bind-try', '/tmp/ws/.git', '/tmp/ws/.git']);
+    expect(ops[at('/tmp/ws/vendor')]).toEqual(['--bind-try', '/tmp/ws/vendor', '/tmp/ws/vendor']);
+    expect(ops[at('/tmp/ws/vendor/lib/.git')]).toEqual(['--ro-bind-try', '/tmp/ws/vendor/lib/.git', '/tmp/ws/vendor/lib/.git']);
     // Parents before what is mounted inside them.
     expect(at('/tmp/ws')).toBeLessThan(at('/tmp/ws/vendor'));
     expect(at('/tmp/ws/vendor')).toBeLessThan(at('/tmp/ws/vendor/lib'));

@@ -152,8 +152,9 @@ export function buildBwrapArgs(input: BwrapProfileInput): string[] {
     ...paths.read.map((path) => ro(path)),
     paths.cwdReadOnly === true ? ro(paths.cwd) : rw(paths.cwd),
     ...paths.write.map((path) => rw(path)),
-    ...(input.protect?.pins ?? []).map((path) => rw(path)),
-    ...(input.protect?.existing ?? []).map((path) => ro(path)),
+    // `-try`: an entry removed since it was found must not fail the launch.
+    ...(input.protect?.pins ?? []).map((path) => ({ dest: path, args: ['--bind-try', path, path] })),
+    ...(input.protect?.existing ?? []).map((path) => ({ dest: path, args: ['--ro-bind-try', path, path] })),
     ...(input.protect?.placeholders ?? []).map((path) => ({ dest: path, args: ['--tmpfs', path, '--remount-ro', path] })),
   ];
   const ordered = mounts

@@ -43,6 +43,18 @@ describe('buildNodePermissionArgs', () => {
     expect(writes).toEqual(['/w', '/out']);
   });
 
+  it('a read-only workspace writes only the private dirs', () => {
+    const readOnly = buildNodePermissionArgs({
+      layout,
+      paths: { cwd: '/w', read: ['/out'], write: ['/tmp/ptc-run-1'], cwdReadOnly: true },
+      runtimeRead: [],
+      permissionFlag: '--permission',
+    });
+    const writes = readOnly.filter((f) => f.startsWith('--allow-fs-write=')).map((f) => f.slice('--allow-fs-write='.length));
+    expect(writes).toEqual(['/tmp/ptc-run-1']);
+    expect(readOnly).toContain('--allow-fs-read=/w');
+  });
+
   it('never allows child processes, workers, addons or WASI', () => {
     for (const flag of ['--allow-child-process', '--allow-worker', '--allow-addons', '--allow-wasi']) {
       expect(flags.some((f) => f.startsWith(flag))).toBe(false);

@@ -47,4 +47,18 @@ describe('findProtectedBinds', () => {
     fs.mkdirSync(path.join(root, 'a/b/c/.git'), { recursive: true });
     expect(findProtectedBinds([root], [], 2).existing).toEqual([path.join(root, '.git')].filter((p) => fs.existsSync(p)));
   });
+
+  it('a whole root given as an extra path is bound read-only as a whole, with nothing mounted inside it', () => {
+    fs.mkdirSync(path.join(root, 'vendor/.git'), { recursive: true });
+    const binds = findProtectedBinds([root], [root]);
+    expect(binds).toEqual({ existing: [root], placeholders: [], pins: [] });
+  });
+
+  it('a .git file protects the repository directory it names, when that lies in a root', () => {
+    fs.mkdirSync(path.join(root, '.bare/hooks'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'main'));
+    fs.writeFileSync(path.join(root, 'main/.git'), 'gitdir: ../.bare\n');
+    const binds = findProtectedBinds([root], []);
+    expect(binds.existing).toEqual(expect.arrayContaining([path.join(root, 'main/.git'), path.join(root, '.bare')]));
+  });
 });

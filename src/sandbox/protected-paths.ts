@@ -3,13 +3,16 @@
 // tools write them only with a person's yes for that exact call. This file decides what is protected
 // (one rule for the binds and the file tools) and finds what a bwrap launch must bind.
 
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { PROTECTED_SCAN_MAX_DIRS } from '../limits.js';
-import { isWithin } from './policy.js';
+import { PROTECTED_SCAN_CACHE_MS, PROTECTED_SCAN_MAX_DIRS } from '../limits.js';
+import { isWithin, realpathOrUndefined } from './policy.js';
 
 /** Entry names protected wherever they appear below a writable root. */
 export const PROTECTED_NAMES: readonly string[] = Object.freeze(['.git', '.ptc']);
+
+/** A `.git` file is one short line; more is not a gitfile. */
+const GITFILE_MAX_CHARS = 4_096;
 
 /** Directories the nested scan never enters (dependency trees: large, and not the user's repositories). */
 const SCAN_SKIPPED_DIRS = new Set(['node_modules']);
@@ -45,12 +48,22 @@ export interface ProtectedBinds {
   readonly pins: readonly string[];
 }
 
+/** Nested entries of one root, from a walk at most PROTECTED_SCAN_CACHE_MS old. */
+interface NestedScan {
+  readonly at: number;
+  readonly maxDirs: number;
+  readonly entries: readonly string[];
+}
+const nestedScans = new Map<string, NestedScan>();
+
 /**
- * Finds the protected entries of the writable `roots` (real paths) as they are now: `.git`/`.ptc` at
- * each root (a placeholder when missing), nested ones found by a walk of at most
- * PROTECTED_SCAN_MAX_DIRS directories (never following symlinks, skipping node_modules), and the
- * `extra` paths that exist. A protected entry that is a symbolic link is not bound (a mount would land
- * on its target, not on the link).
+ * Finds the protected entries of the writable `roots` (real paths): `.git`/`.ptc` at each root as
+ * they are now (a placeholder when missing), nested ones found by a walk of at most `maxDirs`
+ * directories (never following symlinks, skipping node_modules; reused for PROTECTED_SCAN_CACHE_MS,
+ * since a walk of the full bound costs about 0.1 s and bash launches once per command), and the
+ * `extra` paths that exist. A protected entry that is a symbolic link is not bound (a mount would
+ * land on its target, not on the link). The binds use bwrap's `-try` forms, so an entry removed
+ * since the walk does not fail the launch.
  */
 export function findProtectedBinds(roots: readonly string[], extra: readonly string[], maxDirs = PROTECTED_SCAN_MAX_DIRS): ProtectedBinds {
   const existing = new Set<string>();
@@ -59,38 +72,33 @@ export function findProtectedBinds(roots: readonly string[], extra: readonly str
   const pinBetween = (root: string, dir: string): void => {
     for (let at = dir; at !== root && isWithin(at, root); at = path.dirname(at)) pins.add(at);
   };
-  let budget = maxDirs;
   for (const root of roots) {
     for (const name of PROTECTED_NAMES) {
       const kind = entryKind(path.join(root, name));
       if (kind === 'missing') placeholders.add(path.join(root, name));
       else if (kind !== 'link') existing.add(path.join(root, name));
     }
-    const queue: string[] = [root];
-    while (queue.length > 0 && budget > 0) {
-      const dir = queue.shift() as string;
-      budget--;
-      let entries: import('node:fs').Dirent[];
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        const full = path.join(dir, entry.name);
-        if (PROTECTED_NAMES.includes(entry.name)) {
-          if (dir !== root && (entry.isDirectory() || entry.isFile())) {
-            existing.add(full);
-            pinBetween(root, dir);
-          }
-        } else if (entry.isDirectory() && !SCAN_SKIPPED_DIRS.has(entry.name)) {
-          queue.push(full);
-        }
-      }
+    for (const entry of nestedEntries(root, maxDirs)) {
+      existing.add(entry);
+      pinBetween(root, path.dirname(entry));
     }
   }
+  // A `.git` file (a worktree, a submodule, `git init --separate-git-dir`) names the repository
+  // directory git really uses; inside a writable root, that directory is protected too.
+  for (const entry of [...existing]) {
+    const target = gitdirOf(entry);
+    const root = target === undefined ? undefined : roots.find((r) => isWithin(target, r) && target !== r);
+    if (target === undefined || root === undefined || entryKind(target) !== 'dir') continue;
+    existing.add(target);
+    pinBetween(root, path.dirname(target));
+  }
   for (const entry of extra) {
-    const root = roots.find((r) => isWithin(entry, r) && entry !== r);
+    // A whole root given with --protect is bound read-only as a whole.
+    if (roots.includes(entry)) {
+      existing.add(entry);
+      continue;
+    }
+    const root = roots.find((r) => isWithin(entry, r));
     if (root === undefined) continue;
     const kind = entryKind(entry);
     if (kind === 'dir' || kind === 'file') {
@@ -102,9 +110,51 @@ export function findProtectedBinds(roots: readonly string[], extra: readonly str
   return {
     // A protected entry inside another one is covered by the outer bind.
     existing: [...existing].filter((p) => !within(p)),
-    placeholders: [...placeholders],
+    // Nothing can be mounted inside a read-only bind (its mount point cannot be made): covered anyway.
+    placeholders: [...placeholders].filter((p) => !within(p)),
     pins: [...pins].filter((p) => !within(p)),
   };
+}
+
+function nestedEntries(root: string, maxDirs: number): readonly string[] {
+  const cached = nestedScans.get(root);
+  const now = performance.now();
+  if (cached !== undefined && cached.maxDirs === maxDirs && now - cached.at < PROTECTED_SCAN_CACHE_MS) return cached.entries;
+  const found: string[] = [];
+  const queue: string[] = [root];
+  for (let budget = maxDirs; queue.length > 0 && budget > 0; budget--) {
+    const dir = queue.shift() as string;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (PROTECTED_NAMES.includes(entry.name)) {
+        if (dir !== root && (entry.isDirectory() || entry.isFile())) found.push(full);
+      } else if (entry.isDirectory() && !SCAN_SKIPPED_DIRS.has(entry.name)) {
+        queue.push(full);
+      }
+    }
+  }
+  nestedScans.set(root, { at: now, maxDirs, entries: found });
+  return found;
+}
+
+/** The real directory a `.git` file points to (`gitdir: <path>`), or undefined. */
+function gitdirOf(entry: string): string | undefined {
+  if (path.basename(entry) !== '.git' || entryKind(entry) !== 'file') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(entry, 'utf8').slice(0, GITFILE_MAX_CHARS);
+  } catch {
+    return undefined;
+  }
+  const match = /^gitdir: *(.+?)\s*$/m.exec(text);
+  if (match === null || match[1] === undefined) return undefined;
+  return realpathOrUndefined(path.resolve(path.dirname(entry), match[1]));
 }
 
 function entryKind(target: string): 'dir' | 'file' | 'link' | 'missing' | 'other' {

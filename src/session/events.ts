@@ -82,6 +82,8 @@ export type SessionEvent = SessionLineMeta &
         parentId?: string;
         /** request: the call's arguments. */
         args?: JsonValue;
+        /** request: why it asks beyond the policy (a protected path, a program no sandbox holds). */
+        why?: string;
         /** answer: what was decided, by whom, and the reason the model sees on a deny. */
         decision?: 'allow' | 'allow-tool' | 'deny';
         by?: 'person' | 'session' | 'policy';

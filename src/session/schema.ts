@@ -100,6 +100,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     tool: z.string(),
     parentId: z.string().optional(),
     args: json.optional(),
+    why: z.string().optional(),
     decision: z.enum(['allow', 'allow-tool', 'deny']).optional(),
     by: z.enum(['person', 'session', 'policy']).optional(),
     reason: z.string().optional(),

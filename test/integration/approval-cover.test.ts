@@ -15,6 +15,7 @@ import { createHarness, type Harness, type HarnessOptions } from '../../src/harn
 import { resolveModel } from '../../src/llm/index.js';
 import { createSessionWriter, listSessionFiles, readSession } from '../../src/session/index.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { overrideSandboxProbe } from '../../src/sandbox/index.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
 let workspace: string;
@@ -121,6 +122,23 @@ return direct;`;
     expect(fs.existsSync(path.join(workspace, 'direct.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(workspace, 'via-tool.txt'), 'utf8')).toBe('asked');
     expect(asked.map((r) => [r.id, r.tool])).toEqual([['p1:ptc:1', 'write']]);
+  });
+});
+
+describe('a Node program under node-permission (bwrap unusable)', () => {
+  afterEach(() => overrideSandboxProbe(undefined));
+
+  it('under writes the workspace is left out of its write permissions; control: under never it writes', async () => {
+    overrideSandboxProbe({ seccomp: false, detail: 'forced by a test' });
+    const harness = await open({ sandbox: 'auto' });
+    const { asked, approver } = person();
+    const code = "try { (await import('node:fs')).writeFileSync('new.txt', 'n'); return 'wrote'; } catch (e) { return e.code; }";
+    const held = await program(harness, code, { policy: 'writes', approver });
+    expect(held.content).toContain('ERR_ACCESS_DENIED');
+    expect(asked).toEqual([]);
+    untouched();
+    const free = await program(harness, code, { policy: 'never' });
+    expect(free.content).toContain('wrote');
   });
 });
 

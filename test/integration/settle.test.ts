@@ -116,7 +116,9 @@ async function runAndWatch(rt: NodeRuntime, writers: readonly Writer[], ending: 
     }
   }
   const text = readFileSync(file, 'latin1');
-  for (const name of readdirSync(workspace)) rmSync(join(workspace, name), { force: true });
+  // The empty .git/.ptc directories are the mount points of the sandbox's protected-path
+  // placeholders (docs/sandbox.md, "Protected paths"), not files of a writer.
+  for (const name of readdirSync(workspace)) if (name !== '.git' && name !== '.ptc') rmSync(join(workspace, name), { force: true });
   return { result, late, text };
 }
 
