@@ -87,7 +87,6 @@ class Session {
   #deadline: Deadline | undefined;
   #watchdog: NodeJS.Timeout | undefined;
   #onAbort: (() => void) | undefined;
-  readonly #holdDeadline = (): (() => void) => this.#deadline?.hold() ?? (() => {});
   #onClose: (() => void) | undefined;
   /** The limit over the whole tree (docs/sandbox.md, "Memory"), from the start of the run. */
   #memory: MemoryWatch | undefined;
@@ -272,7 +271,7 @@ class Session {
     const signal = this.#calls.signal;
     let outcome: Promise<JsonValue | undefined>;
     try {
-      outcome = Promise.resolve(fn(frame.args, { signal, holdDeadline: this.#holdDeadline }));
+      outcome = Promise.resolve(fn(frame.args, { signal }));
     } catch (error) {
       outcome = Promise.reject(error);
     }

@@ -26,11 +26,6 @@ export interface PolicyWidening {
 export interface BindingCallContext {
   /** Aborted when the run settles (completion, deadline, abort, failure) before the call finished. */
   readonly signal: AbortSignal;
-  /**
-   * Stops the run's deadline until the returned release is called: for a call that waits for a
-   * person (an approval), whose time is not the program's. Runtimes without a deadline omit it.
-   */
-  readonly holdDeadline?: () => () => void;
 }
 
 /** A host function the program can await. Its argument arrives as JSON; its value must be JSON (or undefined). */

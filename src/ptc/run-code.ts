@@ -226,7 +226,7 @@ class Bridge {
   /** One binding per visible tool of the scope (never run_code: schemas() excludes the transport). */
   functions(): Record<string, BindingFunction> {
     const out: Record<string, BindingFunction> = Object.create(null) as Record<string, BindingFunction>;
-    for (const schema of this.tools.schemas(this.scope)) out[schema.name] = (args, ctx) => this.call(schema.name, args, ctx.signal, ctx.holdDeadline);
+    for (const schema of this.tools.schemas(this.scope)) out[schema.name] = (args, ctx) => this.call(schema.name, args, ctx.signal);
     return out;
   }
 
@@ -246,7 +246,7 @@ class Bridge {
     return this.contexts.flatMap((entries) => entries ?? []);
   }
 
-  private async call(tool: string, args: JsonValue, bindingSignal: AbortSignal, holdDeadline?: () => () => void): Promise<JsonValue | undefined> {
+  private async call(tool: string, args: JsonValue, bindingSignal: AbortSignal): Promise<JsonValue | undefined> {
     if (this.settled) throw new AbortedError('The program run has settled; no new calls start.');
     const index = this.submitted++;
     const id = `${this.parent.id}:ptc:${index + 1}`;
@@ -261,7 +261,7 @@ class Bridge {
     try {
       const result = await this.pool.submit(
         mode,
-        (signal) => this.tools.execute(tool, args, { signal, parent: this.parent, scope: this.scope, id, ...(holdDeadline ? { holdDeadline } : {}) }),
+        (signal) => this.tools.execute(tool, args, { signal, parent: this.parent, scope: this.scope, id }),
         [bindingSignal, this.controller.signal],
       );
       this.contexts[index] = result.deferredContexts;

@@ -47,8 +47,6 @@ export interface ToolCall {
   readonly scope: Context;
   /** Aborted when the call is (a hook that waits, e.g. for an approval, stops waiting then). */
   readonly signal?: AbortSignal;
-  /** For a program's sub-call: stops the program's deadline while a hook waits for a person (docs/approvals.md). */
-  readonly holdDeadline?: () => () => void;
 }
 
 /** A `tools/pre-execute` listener returns this to stop the call before the body runs. */
@@ -79,8 +77,6 @@ export interface ExecuteOptions {
   readonly scope?: Context;
   /** The call id; default: a fresh `call_<n>`. */
   readonly id?: string;
-  /** Handed to hooks as ToolCall.holdDeadline (a program's sub-call). */
-  readonly holdDeadline?: () => () => void;
 }
 
 declare module '../context/context.js' {
@@ -276,7 +272,6 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
       ...(options.parent ? { parent: Object.freeze({ ...options.parent }) } : {}),
       scope,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.holdDeadline ? { holdDeadline: options.holdDeadline } : {}),
     });
 
     const target = this.resolveExecution(name, scope, call.parent !== undefined);
