@@ -151,6 +151,41 @@ describe.skipIf(skip)('persistent bash against hostile programs (bwrap)', () => 
     expect(next.timedOut).toBe(true);
   });
 
+  /**
+   * A background subshell of the command (bash code, forked from the shell, not exec'd): once the
+   * previous call is over it looks for the shell's input (a descriptor it inherited that is the
+   * shell's stdin, or the shell's stdin reopened through /proc), stops the shell and copies what the
+   * next call sends.
+   */
+  async function subshellLurk(run: Runner): Promise<{ next: Awaited<ReturnType<Runner>>; loot: string; secret: string }> {
+    const dir = freshDir('sub');
+    const secret = `SECRET-${Math.random().toString(36).slice(2)}`;
+    const lurker =
+      `{ me=$BASHPID; while [ ! -e ${dir}/go ]; do sleep 0.02; done; for i in {1..50}; do t=$(readlink /proc/$$/fd/0); ` +
+      `if [[ $t == *ptc-shell-* ]]; then kill -STOP $$; touch ${dir}/armed; cat "$t" >${dir}/loot; break; fi; ` +
+      `if [[ $t == socket:* ]]; then for n in 10 11 12 13 14 15; do if [[ $(readlink /proc/$me/fd/$n) == "$t" ]]; then ` +
+      `kill -STOP $$; touch ${dir}/armed; cat <&$n >${dir}/loot; break 2; fi; done; fi; ` +
+      `sleep 0.02; done; touch ${dir}/armed; } >/dev/null 2>&1 &`;
+    expect((await run(lurker)).exitCode).toBe(0);
+    writeFileSync(join(dir, 'go'), '');
+    await waitUntil('the subshell to arm', () => existsSync(join(dir, 'armed')));
+    const next = await run(`echo ${secret}`, 3_000);
+    const lootPath = join(dir, 'loot');
+    return { next, loot: existsSync(lootPath) ? readFileSync(lootPath, 'latin1') : '', secret };
+  }
+
+  it("a background subshell of a command cannot reach the shell's input either", async () => {
+    const { next, loot } = await subshellLurk(toolRunner(makeTool()));
+    expect(next).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^SECRET-\w+\n$/), stderr: '', timedOut: false });
+    expect(loot).toBe('');
+  });
+
+  it('control: against a dumpable shell the same subshell finds its input through /proc and reads the next command', async () => {
+    const { next, loot, secret } = await subshellLurk(sessionRunner(await dumpableSession()));
+    expect(loot).toContain(secret);
+    expect(next.timedOut).toBe(true);
+  });
+
   it("output a background program writes after its call ended, by any route, reaches no later call", async () => {
     const dir = freshDir('late');
     const run = toolRunner(makeTool());
