@@ -143,6 +143,12 @@ describe.each<SandboxMode>(['auto', 'off'])('persistent bash (sandbox %s)', (san
     expect(await run(tool, { command: 'echo after' })).toMatchObject({ stdout: 'after\n', stderr: '' });
   });
 
+  it.skipIf(skip)('takes a command larger than a pipe holds', async () => {
+    const tool = makeTool({ sandbox });
+    expect(await run(tool, { command: `x=${'a'.repeat(200_000)}; echo \${#x}` })).toMatchObject({ exitCode: 0, stdout: '200000\n' });
+    expect(await run(tool, { command: 'echo "${#x}"' })).toMatchObject({ stdout: '200000\n', shell: 'reused' });
+  });
+
   it.skipIf(skip)('a break or continue in a command finishes its call; only break 2 ends the shell', async () => {
     const tool = makeTool({ sandbox });
     await run(tool, { command: 'KEPT=1' });
