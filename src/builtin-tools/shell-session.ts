@@ -182,6 +182,9 @@ export class ShellSession {
         mode: options.mode,
         firstFreeFd: 3,
         runtimeReadPaths: [channels.dir],
+        // A nested user namespace would give a program capabilities over its own files, enough to
+        // list the unlistable directory and learn the pipes' names.
+        denyUserNamespaces: true,
       });
       const { backend, enforced } = plan;
       // Descendants are sampled only while a command runs (see run()), not for the shell's whole life.

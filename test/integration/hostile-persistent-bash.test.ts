@@ -17,6 +17,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { defaultSandboxEnv, resolveWorkspacePolicy, sandboxPolicyOf } from '../../src/sandbox/index.js';
 import { createPersistentBashTool, type PersistentBashOutput, type PersistentBashTool } from '../../src/builtin-tools/persistent-bash.js';
 import { ShellSession } from '../../src/builtin-tools/shell-session.js';
+import { createBashTool } from '../../src/builtin-tools/bash.js';
 
 const THIEF_SOURCE = join(import.meta.dirname, '..', 'fixtures', 'shell-thief.py');
 const hasPython = (() => {
@@ -202,6 +203,30 @@ describe.skipIf(skip)('persistent bash against hostile programs (bwrap)', () => 
     const value = await run(`python3 thief.py late ${dir} & touch ${dir}/started; wait`);
     expect(value.stdout).toBe('LATE\n');
     expect(value.stderr).toBe('LATE\n');
+  });
+
+  // As a non-root user, `unshare -r` maps the user's uid to root in a nested namespace, whose
+  // capabilities then cover the user's own files: enough to list the shell's unlistable directory
+  // and learn the pipes' names (measured with bwrap run as nobody). The bash sandbox denies it.
+  const NEW_USER_NAMESPACE =
+    'unshare -U true; echo "unshare rc=$?"; python3 -c "' +
+    'import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); ' +
+    'r = libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0); ' +
+    'libc.syscall(60, 0) if r == 0 else None; ' +
+    'print(\'clone\', \'ok\' if r > 0 else os.strerror(ctypes.get_errno())); ' +
+    'r = libc.syscall(435, 0, 0); print(\'clone3\', os.strerror(ctypes.get_errno()))"';
+
+  it('a program cannot make a user namespace, which would give it capabilities over the shell’s directory', async () => {
+    const value = await toolRunner(makeTool())(NEW_USER_NAMESPACE);
+    expect(value.stdout).toBe('unshare rc=1\nclone Operation not permitted\nclone3 Function not implemented\n');
+  });
+
+  it('control: the one-shot bash, which does not ask for the rule, lets a program make one', async () => {
+    const tool = createBashTool({ policy: resolveWorkspacePolicy({ cwd: ws }), sandbox: 'auto' });
+    const value = await Promise.resolve(
+      tool.execute({ command: NEW_USER_NAMESPACE }, { signal: new AbortController().signal, callId: 'h', deferContext() {} }),
+    );
+    expect(value.stdout).toBe('unshare rc=0\nclone ok\nclone3 Invalid argument\n');
   });
 
   it("a command's text cannot read a nonce through the shell's saved descriptors", async () => {
