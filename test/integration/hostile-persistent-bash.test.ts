@@ -4,7 +4,8 @@
 // test/fixtures/shell-thief.py tries every route: inherited descriptors, /proc/<pid>/fd reopen of
 // the shell and of bwrap's init, pidfd_getfd, ptrace, /proc/<pid>/mem. Each attack has a control:
 // the same attack against a shell the kernel leaves dumpable (a readable copy of bash, reachable
-// only through ShellSession's test options), or the same write made while its own call still runs.
+// only through ShellSession's test options), the same write made while its own call still runs, or
+// the one-shot bash, which does not ask for the user-namespace rule.
 
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
