@@ -112,6 +112,8 @@ export const BASH_PIPE_DRAIN_MS = 2_000;
  * EPIPE (docs/minimal-tools.md, "Private channels").
  */
 export const MAX_BASH_LINGERING_OUTPUTS = 32;
+/** How long the persistent `bash` waits for its private copy of bash to run `:` once, before each shell starts. */
+export const SHELL_PROBE_TIMEOUT_MS = 10_000;
 /** Size of the private `/tmp` tmpfs of a bwrap sandbox (tmpfs pages are RAM: a memory group counts them, an RSS sum does not). */
 export const SANDBOX_TMP_MAX_BYTES = 512 * 1024 * 1024;
 /** Size of the private `/dev/shm` tmpfs of a bwrap sandbox. */

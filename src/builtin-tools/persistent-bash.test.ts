@@ -128,6 +128,37 @@ describe.each<SandboxMode>(['auto', 'off'])('persistent bash (sandbox %s)', (san
     expect(jobs.stdout).toBe('alive\n');
   });
 
+  it.skipIf(skip)("drops what a background job writes after its call returned, and the job keeps running", async () => {
+    const marker = sleepMarker();
+    const flag = join(ws, `go-${marker}`);
+    const tool = makeTool({ sandbox });
+    const started = await run(tool, {
+      command: `{ while [ ! -e ${flag} ]; do sleep 0.02; done; echo late; echo late >&2; touch ${flag}.wrote; exec sleep ${marker}; } &`,
+    });
+    expect(started).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    const next = await run(tool, { command: `echo next; touch ${flag}; while [ ! -e ${flag}.wrote ]; do sleep 0.02; done` });
+    expect(next).toMatchObject({ exitCode: 0, stdout: 'next\n', stderr: '' });
+    // Its output went nowhere, but it was read: the job was not stopped by a full or broken pipe.
+    await waitUntil('the job to reach its sleep', () => pidsWith(marker).length === 1);
+    expect(await run(tool, { command: 'echo after' })).toMatchObject({ stdout: 'after\n', stderr: '' });
+  });
+
+  it.skipIf(skip)('takes a command larger than a pipe holds', async () => {
+    const tool = makeTool({ sandbox });
+    expect(await run(tool, { command: `x=${'a'.repeat(200_000)}; echo \${#x}` })).toMatchObject({ exitCode: 0, stdout: '200000\n' });
+    expect(await run(tool, { command: 'echo "${#x}"' })).toMatchObject({ stdout: '200000\n', shell: 'reused' });
+  });
+
+  it.skipIf(skip)('a break or continue in a command finishes its call; only break 2 ends the shell', async () => {
+    const tool = makeTool({ sandbox });
+    await run(tool, { command: 'KEPT=1' });
+    expect(await run(tool, { command: 'echo a; break; echo b' })).toMatchObject({ exitCode: 0, stdout: 'a\n', shellEnded: false });
+    expect(await run(tool, { command: 'echo c; continue; echo d' })).toMatchObject({ exitCode: 0, stdout: 'c\n', shellEnded: false });
+    expect(await run(tool, { command: 'echo "$KEPT"' })).toMatchObject({ stdout: '1\n', shell: 'reused' });
+    expect(await run(tool, { command: 'for i in 1 2; do echo $i; break; done' })).toMatchObject({ stdout: '1\n', shell: 'reused' });
+    expect(await run(tool, { command: 'echo e; break 2' })).toMatchObject({ stdout: 'e\n', shellEnded: true });
+  });
+
   it.skipIf(skip)('kills the shell and its processes at the deadline, then starts a fresh shell on the next call', async () => {
     const marker = sleepMarker();
     const tool = makeTool({ sandbox });

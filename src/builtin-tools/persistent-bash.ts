@@ -1,7 +1,8 @@
 // The `bash` tool of the minimal preset: one persistent shell per tool instance (per agent), started
 // lazily under the same sandbox and policy as the one-shot `bash` (src/builtin-tools/bash.ts), so the
 // working directory, variables and functions survive between calls. The process and its end-marker
-// protocol live in shell-session.ts; restart semantics are in docs/minimal-tools.md.
+// protocol live in shell-session.ts, its private channels in shell-channels.ts; restart semantics
+// and what a hostile program can and cannot do to the shell are in docs/minimal-tools.md.
 
 import { AbortedError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
@@ -52,7 +53,8 @@ export function persistentBashDescription(maxStreamBytes: number = MAX_BASH_STRE
   return (
     'Run a command in a persistent bash shell in the workspace. The shell is kept between calls: the ' +
     'working directory (cd), exported and shell variables, functions and background jobs (cmd &) stay ' +
-    'for the next call. Commands run under the same sandbox as the other tools: they can read and write ' +
+    'for the next call; what a background job prints after its call returned is discarded, so redirect ' +
+    'its output to a file to read it later. Commands run under the same sandbox as the other tools: they can read and write ' +
     'the workspace, read system files, and nothing else unless allowed; network is off unless allowed. ' +
     'Stdin is /dev/null and there is no terminal, so interactive programs get end-of-input: pass ' +
     'non-interactive flags (-y, --no-pager). A command that passes its timeout is killed together with ' +

@@ -5,7 +5,7 @@
 // non-dumpable, so the programs it runs cannot ptrace it, copy its descriptors with pidfd_getfd,
 // read its memory or reopen its descriptors through /proc; a name it holds stays unknown to them.
 
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, closeSync, constants, copyFileSync, mkdtempSync, openSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import { Socket } from 'node:net';
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 import { ToolFailedError } from '../errors.js';
+import { SHELL_PROBE_TIMEOUT_MS } from '../limits.js';
 
 /** Owner may create and enter, nobody may list: a FIFO is reachable only by its random name. */
 const UNLISTABLE_DIR_MODE = 0o300;
@@ -34,6 +35,19 @@ function findBash(pathEnv: string): string {
   throw new ToolFailedError(`bash was not found on PATH (${pathEnv}); install bash or fix PATH.`);
 }
 
+/** A temp dir mounted noexec cannot hold the shell: say so instead of starting a shell that never runs. */
+function assertRuns(bashPath: string): void {
+  try {
+    execFileSync(bashPath, ['--noprofile', '--norc', '-c', ':'], { stdio: 'ignore', timeout: SHELL_PROBE_TIMEOUT_MS });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolFailedError(
+      `bash could not run its private copy ${bashPath} (${reason}); if the temp dir is mounted noexec, set TMPDIR to a directory that allows executables.`,
+      { cause: error },
+    );
+  }
+}
+
 /** One session's private directory: the execute-only shell and the FIFOs of its calls. */
 export class ShellChannels {
   /** The directory, to bind read-only into the sandbox (a FIFO on a read-only mount stays writable). */
@@ -52,16 +66,25 @@ export class ShellChannels {
    * stays dumpable); only tests pass it, to show what the execute-only copy prevents.
    */
   static create(pathEnv: string, readableShell = false): ShellChannels {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'ptc-shell-')));
+    let dir: string;
+    try {
+      dir = realpathSync(mkdtempSync(join(tmpdir(), 'ptc-shell-')));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolFailedError(`bash could not make its private directory in ${tmpdir()} (${reason}); make the temp dir writable or set TMPDIR.`, { cause: error });
+    }
     try {
       const bashPath = join(dir, 'bash');
       copyFileSync(findBash(pathEnv), bashPath);
       chmodSync(bashPath, readableShell ? 0o555 : EXECUTE_ONLY_MODE);
       chmodSync(dir, UNLISTABLE_DIR_MODE);
+      assertRuns(bashPath);
       return new ShellChannels(dir, bashPath);
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
-      throw error;
+      if (error instanceof ToolFailedError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolFailedError(`bash could not prepare its private copy in ${dir} (${reason}).`, { cause: error });
     }
   }
 

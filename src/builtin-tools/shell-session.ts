@@ -39,7 +39,7 @@ const FINISH =
  * lands at the top of the inner loop or in the outer one, where the pending call is finished with
  * status 0; only `break 2` or more leaves both loops and ends the shell.
  */
-export const DRIVER_SCRIPT =
+const DRIVER_SCRIPT =
   'IFS= builtin read -r -d "" __ptc_in || builtin exit 1; builtin exec </dev/null; ' +
   'while :; do while :; do ' +
   `if [[ -n \${__ptc_busy-} ]]; then { __ptc_flags=$-; builtin set +x; } 2>/dev/null; __ptc_status=0; ${FINISH}; fi; ` +
@@ -81,6 +81,9 @@ export interface ShellRunOutcome {
   /** Set when the shell is gone after this call (it exited, or was killed for a timeout or an abort). */
   readonly shellExit?: { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 }
+
+/** Where bash is looked for when the policy's environment has no PATH. */
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** Sessions whose processes may still exist: killed synchronously if the host exits. */
 const live = new Set<ShellSession>();
@@ -165,7 +168,7 @@ export class ShellSession {
 
   /** Plans and spawns the shell; it waits, idle, for the first command. */
   static async start(options: ShellSessionOptions, testOptions: ShellSessionTestOptions = {}): Promise<ShellSession> {
-    const channels = ShellChannels.create(options.policy.env['PATH'] ?? '/usr/bin:/bin', testOptions.readableShell === true);
+    const channels = ShellChannels.create(options.policy.env['PATH'] ?? DEFAULT_PATH, testOptions.readableShell === true);
     let input: Socket | undefined;
     try {
       const inputPath = channels.freshPath();
@@ -179,6 +182,9 @@ export class ShellSession {
         mode: options.mode,
         firstFreeFd: 3,
         runtimeReadPaths: [channels.dir],
+        // A nested user namespace would give a program capabilities over its own files, enough to
+        // list the unlistable directory and learn the pipes' names.
+        denyUserNamespaces: true,
       });
       const { backend, enforced } = plan;
       // Descendants are sampled only while a command runs (see run()), not for the shell's whole life.

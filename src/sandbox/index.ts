@@ -98,6 +98,7 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
     killSignalExitCodes: request.truthfulExit === true,
     // Always: settlement's fast path needs every write to end inside its own system call.
     denyAsyncIo: true,
+    denyUserNamespaces: request.denyUserNamespaces === true,
   };
   const filter = !hasSeccompRules(rules) || !seccompAvailable ? undefined : buildSandboxFilter(rules);
   const filterBytes = filter === undefined ? undefined : encodeFilter(filter);

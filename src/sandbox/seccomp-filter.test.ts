@@ -164,6 +164,24 @@ describe('the unix-socket and exit-status rules', () => {
     expect(judge(noAsync, 425)).toBe(SECCOMP_RET_ALLOW);
   });
 
+  it('answers clone and unshare with CLONE_NEWUSER with EPERM and clone3 with ENOSYS, only under that rule', () => {
+    const CLONE_NEWUSER = 0x10000000n;
+    const users = buildSandboxFilter({ denySpawn: false, denyUnixSockets: false, killSignalExitCodes: false, denyAsyncIo: false, denyUserNamespaces: true }, 'x64')!;
+    expect(judge(users, 272, CLONE_NEWUSER)).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+    expect(judge(users, 56, CLONE_NEWUSER | BigInt(SIGCHLD))).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+    expect(judge(users, 435)).toBe((SECCOMP_RET_ERRNO | ENOSYS) >>> 0);
+    // Other namespaces, fork-like clones and threads stay (the shell forks).
+    expect(judge(users, 272, 0x20000n)).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(users, 56, BigInt(SIGCHLD))).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(users, 56, BigInt(PTHREAD_CLONE_FLAGS))).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(users, 57)).toBe(SECCOMP_RET_ALLOW);
+    // With the spawn rule too: unshare is still checked, clone keeps the spawn rule's answer.
+    const both = buildSandboxFilter({ denySpawn: true, denyUnixSockets: false, killSignalExitCodes: false, denyAsyncIo: false, denyUserNamespaces: true }, 'x64')!;
+    expect(judge(both, 272, CLONE_NEWUSER)).toBe((SECCOMP_RET_ERRNO | EPERM) >>> 0);
+    expect(judge(both, 56, BigInt(PTHREAD_CLONE_FLAGS))).toBe(SECCOMP_RET_ALLOW);
+    expect(judge(all, 272, CLONE_NEWUSER)).toBe(SECCOMP_RET_ALLOW);
+  });
+
   it('keeps the rules independent: each filter carries only what was asked', () => {
     const sockets = buildSandboxFilter({ denySpawn: false, denyUnixSockets: true, killSignalExitCodes: false, denyAsyncIo: false }, 'x64')!;
     expect(judge(sockets, 41, BigInt(AF_UNIX))).toBe((SECCOMP_RET_ERRNO | EACCES) >>> 0);

@@ -9,7 +9,10 @@
 //   more is killed (SIGSYS), so bwrap's "128 + N" exit code can only mean a real signal N;
 // - no asynchronous I/O: io_setup, io_submit and io_uring_setup/enter/register fail with ENOSYS (libuv
 //   and libc fall back to plain syscalls), so every write a process makes ends inside a system call
-//   of one of its own threads; settlement relies on that (docs/runtime-lifecycle.md, "Settling").
+//   of one of its own threads; settlement relies on that (docs/runtime-lifecycle.md, "Settling");
+// - no user namespaces (asked for by the persistent bash only): clone and unshare with CLONE_NEWUSER
+//   fail with EPERM (clone3 with ENOSYS), so a process cannot gain capabilities over its own files
+//   in a nested namespace and list the shell's unlistable directory (docs/minimal-tools.md).
 
 /** One classic-BPF instruction (`struct sock_filter`). */
 export interface BpfInstruction {
@@ -44,6 +47,7 @@ export const X32_SYSCALL_BIT = 0x40000000;
 export const X86_64_SYSCALLS = {
   socket: 41,
   clone: 56,
+  unshare: 272,
   fork: 57,
   vfork: 58,
   exit: 60,
@@ -56,6 +60,7 @@ export const X86_64_SYSCALLS = {
   clone3: 435,
 } as const;
 export const CLONE_THREAD = 0x00010000;
+export const CLONE_NEWUSER = 0x10000000;
 export const AF_UNIX = 1;
 /** The lowest exit status that bwrap also reports for a child killed by a signal (128 + SIGHUP). */
 export const FIRST_SIGNAL_EXIT_STATUS = 129;
@@ -81,11 +86,13 @@ export interface SeccompRules {
   readonly killSignalExitCodes: boolean;
   /** Deny kernel AIO and io_uring (ENOSYS): no write can outlive the system call that made it. */
   readonly denyAsyncIo: boolean;
+  /** Deny clone and unshare with CLONE_NEWUSER (EPERM) and clone3 (ENOSYS); off when absent. */
+  readonly denyUserNamespaces?: boolean;
 }
 
 /** True when at least one rule is on. */
 export function hasSeccompRules(rules: SeccompRules): boolean {
-  return rules.denySpawn || rules.denyUnixSockets || rules.killSignalExitCodes || rules.denyAsyncIo;
+  return rules.denySpawn || rules.denyUnixSockets || rules.killSignalExitCodes || rules.denyAsyncIo || rules.denyUserNamespaces === true;
 }
 
 /**
@@ -107,6 +114,20 @@ export function buildSandboxFilter(rules: SeccompRules, arch: string = process.a
     checks.push(
       { op: 'load', offset: SECCOMP_DATA_ARG0_LOW_OFFSET, label: 'clone' },
       { op: 'jump', code: BPF_JSET_K, k: CLONE_THREAD, ifTrue: 'allow', ifFalse: 'eperm' },
+    );
+  }
+  if (rules.denyUserNamespaces === true) {
+    // With denySpawn, clone3 is denied and clone without CLONE_THREAD already fails above.
+    if (!rules.denySpawn) {
+      dispatch.push(
+        { op: 'jump', code: BPF_JEQ_K, k: nr.clone3, ifTrue: 'enosys', ifFalse: null },
+        { op: 'jump', code: BPF_JEQ_K, k: nr.clone, ifTrue: 'newuser', ifFalse: null },
+      );
+    }
+    dispatch.push({ op: 'jump', code: BPF_JEQ_K, k: nr.unshare, ifTrue: 'newuser', ifFalse: null });
+    checks.push(
+      { op: 'load', offset: SECCOMP_DATA_ARG0_LOW_OFFSET, label: 'newuser' },
+      { op: 'jump', code: BPF_JSET_K, k: CLONE_NEWUSER, ifTrue: 'eperm', ifFalse: 'allow' },
     );
   }
   if (rules.denyUnixSockets) {

@@ -116,6 +116,11 @@ export interface LaunchRequest {
    * of 129 or more is killed instead, so 128 + N means a real signal N (see LaunchPlan.signalExitCodes).
    */
   readonly truthfulExit?: boolean;
+  /**
+   * Under bwrap, deny creating user namespaces (seccomp): a process then cannot gain capabilities
+   * over files its uid owns. The persistent bash asks for it (docs/minimal-tools.md, "Private channels").
+   */
+  readonly denyUserNamespaces?: boolean;
 }
 
 /**

@@ -4,7 +4,8 @@
 // test/fixtures/shell-thief.py tries every route: inherited descriptors, /proc/<pid>/fd reopen of
 // the shell and of bwrap's init, pidfd_getfd, ptrace, /proc/<pid>/mem. Each attack has a control:
 // the same attack against a shell the kernel leaves dumpable (a readable copy of bash, reachable
-// only through ShellSession's test options), or the same write made while its own call still runs.
+// only through ShellSession's test options), the same write made while its own call still runs, or
+// the one-shot bash, which does not ask for the user-namespace rule.
 
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { defaultSandboxEnv, resolveWorkspacePolicy, sandboxPolicyOf } from '../../src/sandbox/index.js';
 import { createPersistentBashTool, type PersistentBashOutput, type PersistentBashTool } from '../../src/builtin-tools/persistent-bash.js';
 import { ShellSession } from '../../src/builtin-tools/shell-session.js';
+import { createBashTool } from '../../src/builtin-tools/bash.js';
 
 const THIEF_SOURCE = join(import.meta.dirname, '..', 'fixtures', 'shell-thief.py');
 const hasPython = (() => {
@@ -151,6 +153,41 @@ describe.skipIf(skip)('persistent bash against hostile programs (bwrap)', () => 
     expect(next.timedOut).toBe(true);
   });
 
+  /**
+   * A background subshell of the command (bash code, forked from the shell, not exec'd): once the
+   * previous call is over it looks for the shell's input (a descriptor it inherited that is the
+   * shell's stdin, or the shell's stdin reopened through /proc), stops the shell and copies what the
+   * next call sends.
+   */
+  async function subshellLurk(run: Runner): Promise<{ next: Awaited<ReturnType<Runner>>; loot: string; secret: string }> {
+    const dir = freshDir('sub');
+    const secret = `SECRET-${Math.random().toString(36).slice(2)}`;
+    const lurker =
+      `{ me=$BASHPID; while [ ! -e ${dir}/go ]; do sleep 0.02; done; for i in {1..50}; do t=$(readlink /proc/$$/fd/0); ` +
+      `if [[ $t == *ptc-shell-* ]]; then kill -STOP $$; touch ${dir}/armed; cat "$t" >${dir}/loot; break; fi; ` +
+      `if [[ $t == socket:* ]]; then for n in 10 11 12 13 14 15; do if [[ $(readlink /proc/$me/fd/$n) == "$t" ]]; then ` +
+      `kill -STOP $$; touch ${dir}/armed; cat <&$n >${dir}/loot; break 2; fi; done; fi; ` +
+      `sleep 0.02; done; touch ${dir}/armed; } >/dev/null 2>&1 &`;
+    expect((await run(lurker)).exitCode).toBe(0);
+    writeFileSync(join(dir, 'go'), '');
+    await waitUntil('the subshell to arm', () => existsSync(join(dir, 'armed')));
+    const next = await run(`echo ${secret}`, 3_000);
+    const lootPath = join(dir, 'loot');
+    return { next, loot: existsSync(lootPath) ? readFileSync(lootPath, 'latin1') : '', secret };
+  }
+
+  it("a background subshell of a command cannot reach the shell's input either", async () => {
+    const { next, loot } = await subshellLurk(toolRunner(makeTool()));
+    expect(next).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^SECRET-\w+\n$/), stderr: '', timedOut: false });
+    expect(loot).toBe('');
+  });
+
+  it('control: against a dumpable shell the same subshell finds its input through /proc and reads the next command', async () => {
+    const { next, loot, secret } = await subshellLurk(sessionRunner(await dumpableSession()));
+    expect(loot).toContain(secret);
+    expect(next.timedOut).toBe(true);
+  });
+
   it("output a background program writes after its call ended, by any route, reaches no later call", async () => {
     const dir = freshDir('late');
     const run = toolRunner(makeTool());
@@ -167,6 +204,30 @@ describe.skipIf(skip)('persistent bash against hostile programs (bwrap)', () => 
     const value = await run(`python3 thief.py late ${dir} & touch ${dir}/started; wait`);
     expect(value.stdout).toBe('LATE\n');
     expect(value.stderr).toBe('LATE\n');
+  });
+
+  // As a non-root user, `unshare -r` maps the user's uid to root in a nested namespace, whose
+  // capabilities then cover the user's own files: enough to list the shell's unlistable directory
+  // and learn the pipes' names (measured with bwrap run as nobody). The bash sandbox denies it.
+  const NEW_USER_NAMESPACE =
+    'unshare -U true; echo "unshare rc=$?"; python3 -c "' +
+    'import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); ' +
+    'r = libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0); ' +
+    'libc.syscall(60, 0) if r == 0 else None; ' +
+    'print(\'clone\', \'ok\' if r > 0 else os.strerror(ctypes.get_errno())); ' +
+    'r = libc.syscall(435, 0, 0); print(\'clone3\', os.strerror(ctypes.get_errno()))"';
+
+  it('a program cannot make a user namespace, which would give it capabilities over the shell’s directory', async () => {
+    const value = await toolRunner(makeTool())(NEW_USER_NAMESPACE);
+    expect(value.stdout).toBe('unshare rc=1\nclone Operation not permitted\nclone3 Function not implemented\n');
+  });
+
+  it('control: the one-shot bash, which does not ask for the rule, lets a program make one', async () => {
+    const tool = createBashTool({ policy: resolveWorkspacePolicy({ cwd: ws }), sandbox: 'auto' });
+    const value = await Promise.resolve(
+      tool.execute({ command: NEW_USER_NAMESPACE }, { signal: new AbortController().signal, callId: 'h', deferContext() {} }),
+    );
+    expect(value.stdout).toBe('unshare rc=0\nclone ok\nclone3 Invalid argument\n');
   });
 
   it("a command's text cannot read a nonce through the shell's saved descriptors", async () => {
