@@ -121,6 +121,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: options.maxParallelSubCalls } : {}),
     ...(options.runtime !== undefined ? { runtime: options.runtime } : {}),
     ...(options.runtimePool !== undefined ? { runtimePool: options.runtimePool } : {}),
+    ...(options.trustWorkspace === true ? { trustWorkspace: true as const } : {}),
   };
   const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 

@@ -212,6 +212,8 @@ export const MAX_TRUST_FILES = 200;
 export const MAX_TRUST_FILE_BYTES = 4 * 1024 * 1024;
 /** `$PTC_HOME/trust.json`, in bytes; a larger one is read as empty (nothing trusted) with a note. */
 export const MAX_TRUST_STORE_BYTES = 4 * 1024 * 1024;
+/** A plugin file's text shown in plugin_try's approval request, in bytes; the rest is cut with a note (docs/creator.md). */
+export const MAX_PLUGIN_TRY_SHOWN_BYTES = 32 * 1024;
 
 // Subagents: the `task` tool (src/agent/subagent.ts, docs/subagents.md).
 /** Model requests a subagent may make before it stops without an answer (TOOL_FAILED in the parent). */

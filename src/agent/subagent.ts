@@ -113,6 +113,8 @@ async function openChildHarness(settings: HarnessSettings, preset: string | unde
       // A runtime the library user supplied is shared (and closed by them); otherwise the child's
       // node-runtime row starts its own and closes it with the child.
       ...(settings.runtime !== undefined ? { runtime: settings.runtime } : {}),
+      // The library caller's trust of this workspace holds for its subagents too (docs/presets.md, "Trust").
+      ...(settings.trustWorkspace === true ? { trustWorkspace: true } : {}),
     });
   } catch (error) {
     // A preset the model named that does not resolve or assemble: the model can pick another one.

@@ -2,14 +2,17 @@
 // disposable child scope of the harness, reports what it registered or why it failed, and disposes
 // it so nothing stays registered (docs/creator.md).
 
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../context/context.js';
-import { ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
+import { PermissionDeniedError, ToolFailedError } from '../errors.js';
+import { MAX_PLUGIN_TRY_SHOWN_BYTES } from '../limits.js';
+import type { JsonSchema, JsonValue } from '../json.js';
 import { createPathResolver } from '../builtin-tools/path-resolver.js';
 import { defineTool } from '../tools/types.js';
-import type { ToolSchema } from '../tools/types.js';
+import type { ToolExecContext, ToolSchema } from '../tools/types.js';
 import { assembleRows } from './assemble.js';
 import { rootOf } from './creator-inspect.js';
 import type { HarnessSettings } from './harness-settings.js';
@@ -26,7 +29,8 @@ export const PLUGIN_TRY_DESCRIPTION =
   'exactly as a preset row would load it, into a throwaway scope of this harness, then unloaded. Returns ' +
   'the tools it registered (name, description, arguments) and services it provided, or why it could not ' +
   'load (the same message a preset row would get). The file must be inside the workspace policy. The ' +
-  'plugin runs on the host with the user\'s rights, like a config file. Node keeps a loaded file in ' +
+  'plugin runs on the host with the user\'s rights, like a config file, so every try asks the user first ' +
+  '(showing the file) and is refused where no one can be asked. Node keeps a loaded file in ' +
   'memory: to try an edited plugin again in this session, save it under a new file name.';
 
 const pluginTryInput = z.strictObject({
@@ -59,7 +63,7 @@ export function createPluginTryTool(options: PluginTryToolOptions) {
     description: PLUGIN_TRY_DESCRIPTION,
     input: pluginTryInput,
     output: pluginTryOutput,
-    async execute(args) {
+    async execute(args, exec) {
       // The policy decides which files may run here (PERMISSION_DENIED outside it); the real path of
       // what was opened is what gets imported.
       const opened = resolver.resolve(args.path, 'read');
@@ -71,10 +75,59 @@ export function createPluginTryTool(options: PluginTryToolOptions) {
       } finally {
         opened.close();
       }
+      const shown = await confirmTry(file, args, exec);
+      // What runs must be what the person saw: a program that swaps the file after the yes is refused.
+      if (digestOf(readPlugin(file)) !== shown) throw new PermissionDeniedError(`${file} changed after it was approved; it was not loaded. Call plugin_try again to be asked about the new content.`);
       return tryPlugin(options, file, args.config);
     },
     renderContent: renderTry,
   });
+}
+
+/**
+ * Asks a person to approve importing `file` on the host, showing its text (bounded), every time: an
+ * "allow for the session" does not cover it, `--approve never` and a run no one watches refuse it
+ * (docs/creator.md, "plugin_try asks"). The same path as a protected write (src/builtin-tools/protected-write.ts).
+ * Resolves with the digest of the content shown.
+ */
+async function confirmTry(file: string, args: { path: string; config?: unknown }, exec: ToolExecContext): Promise<string> {
+  const approvals = exec.scope?.get('approvals');
+  const what = `plugin_try imports ${file} on the host, outside the sandbox, with the user's rights, so a person approves each try`;
+  if (approvals === undefined || approvals.policy === 'never') {
+    const why = approvals === undefined ? 'no one can be asked here (ptc run, ptc exec, a library call without approvals)' : 'approvals are off (--approve never)';
+    throw new PermissionDeniedError(
+      `${what}, and ${why}, so it is refused. Review the file and load it yourself (\`ptc tools --plugin ${file}\`), ` +
+        'or try it in ptc chat, ptc ui or ptc acp with --approve writes (or all) and approve that call.',
+    );
+  }
+  const content = readPlugin(file);
+  const text = content.subarray(0, MAX_PLUGIN_TRY_SHOWN_BYTES).toString('utf8');
+  const cut = content.length > MAX_PLUGIN_TRY_SHOWN_BYTES ? `\n[... ${content.length - MAX_PLUGIN_TRY_SHOWN_BYTES} more bytes not shown: review the file before allowing]` : '';
+  const reason = await approvals.confirm(
+    {
+      id: exec.callId,
+      tool: 'plugin_try',
+      args: { path: file, ...(args.config !== undefined ? { config: args.config as JsonValue } : {}), content: text + cut },
+      why: `${what}; it may import other files beside it`,
+      ...(exec.parent ? { parent: { id: exec.parent.id, tool: exec.parent.name } } : {}),
+    },
+    exec.signal,
+    { always: true },
+  );
+  if (reason !== undefined) throw new PermissionDeniedError(`plugin_try of ${file} refused: ${reason}.`);
+  return digestOf(content);
+}
+
+function readPlugin(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw new ToolFailedError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+function digestOf(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
 }
 
 /** Loads `file` as a row into a throwaway scope under `options.ctx`, describes it and disposes it. */

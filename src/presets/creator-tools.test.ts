@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { installApprovals, type ApprovalRequest } from '../approvals/approvals.js';
 import { createHarness, type Harness } from '../harness.js';
 import type { HarnessInspection } from './creator-inspect.js';
 import type { PluginTryResult } from './creator-plugin-try.js';
@@ -36,8 +37,11 @@ fs.writeFileSync(
 fs.writeFileSync(path.join(workspace, 'tools', 'notes.txt'), 'not a plugin\n');
 fs.writeFileSync(path.join(root, 'outside.mjs'), 'export const name = "outside";\nexport function apply() {}\n');
 
-async function creator(options: { allowRead?: string[] } = {}): Promise<Harness> {
-  return createHarness({ cwd: workspace, preset: 'creator', env, ...options });
+/** The creator preset; `allowTries`: with a person who allows every call (each plugin_try asks: docs/creator.md). */
+async function creator(options: { allowRead?: string[] } = {}, allowTries = false): Promise<Harness> {
+  const harness = await createHarness({ cwd: workspace, preset: 'creator', env, ...options });
+  if (allowTries) installApprovals(harness.ctx, { policy: 'writes', approver: async () => ({ decision: 'allow' }) });
+  return harness;
 }
 
 async function call<T>(harness: Harness, name: string, args: unknown): Promise<T> {
@@ -92,7 +96,7 @@ describe('harness_inspect', () => {
 
 describe('plugin_try', () => {
   it('reports the tools of a good plugin, and afterwards they are not registered', async () => {
-    const harness = await creator({ allowRead: [fixtures] });
+    const harness = await creator({ allowRead: [fixtures] }, true);
     try {
       const tried = await call<PluginTryResult>(harness, 'plugin_try', { path: 'tools/echo.ts' });
       expect(tried).toMatchObject({ ok: true, plugin: 'echo', tools: [{ name: 'echo', description: 'Echoes text.', arguments: ['text', 'times?'] }], services: [], remaining: [] });
@@ -109,7 +113,7 @@ describe('plugin_try', () => {
   });
 
   it('a bad config, a syntax error and a throwing apply: the reason, and nothing left registered', async () => {
-    const harness = await creator({ allowRead: [fixtures] });
+    const harness = await creator({ allowRead: [fixtures] }, true);
     try {
       const config = await call<PluginTryResult>(harness, 'plugin_try', { path: path.join(fixtures, 'weather.ts'), config: { units: 'kelvin' } });
       expect(config).toMatchObject({ ok: false, error: { code: 'CONFIG' } });
@@ -134,13 +138,57 @@ describe('plugin_try', () => {
   });
 
   it('a file outside the policy is PERMISSION_DENIED and is not loaded', async () => {
-    const harness = await creator();
+    const harness = await creator({}, true);
     try {
       const result = await harness.tools.execute('plugin_try', { path: path.join(root, 'outside.mjs') });
       expect(result).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
       const missing = await harness.tools.execute('plugin_try', { path: 'tools/nowhere.ts' });
       expect(missing).toMatchObject({ isError: true, error: { code: 'TOOL_FAILED' } });
       expect(missing.content).toContain('does not exist');
+    } finally {
+      await harness.dispose();
+    }
+  });
+});
+
+describe('plugin_try asks a person every time', () => {
+  const marker = path.join(root, 'tried-marker');
+  fs.writeFileSync(path.join(workspace, 'tools', 'marks.mjs'), `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(marker)}, '');\nexport const name = 'marks';\nexport function apply() {}\n`);
+
+  it('without approvals, or under never, it is PERMISSION_DENIED saying why and what to do; nothing is imported', async () => {
+    for (const policy of [undefined, 'never'] as const) {
+      const harness = await createHarness({ cwd: workspace, preset: 'creator', env });
+      try {
+        if (policy) installApprovals(harness.ctx, { policy, approver: async () => ({ decision: 'allow' }) });
+        const result = await harness.tools.execute('plugin_try', { path: 'tools/marks.mjs' });
+        expect(result).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
+        expect(result.content).toContain('a person approves each try');
+        expect(result.content).toContain(policy === 'never' ? '--approve never' : 'no one can be asked');
+        expect(fs.existsSync(marker)).toBe(false);
+      } finally {
+        await harness.dispose();
+      }
+    }
+  });
+
+  it('the request shows the file and its content; allow-tool does not cover the next try; deny imports nothing', async () => {
+    const harness = await createHarness({ cwd: workspace, preset: 'creator', env });
+    const asked: ApprovalRequest[] = [];
+    // The first answers the policy's question (plugin_try is not concurrency-safe), the others plugin_try's own.
+    const answers = [{ decision: 'allow-tool' as const }, { decision: 'allow-tool' as const }, { decision: 'deny' as const, reason: 'not that' }];
+    installApprovals(harness.ctx, { policy: 'writes', approver: async (request) => (asked.push(request), answers.shift()!) });
+    try {
+      const first = await harness.tools.execute('plugin_try', { path: 'tools/echo.ts' });
+      expect(first.isError).toBe(false);
+      const second = await harness.tools.execute('plugin_try', { path: 'tools/marks.mjs' });
+      expect(second).toMatchObject({ isError: true, error: { code: 'PERMISSION_DENIED' } });
+      expect(second.content).toContain('denied by the user: not that');
+      const own = asked.filter((r) => r.why !== undefined);
+      expect(own.map((r) => (r.args as { path: string }).path)).toEqual([path.join(fs.realpathSync(workspace), 'tools/echo.ts'), path.join(fs.realpathSync(workspace), 'tools/marks.mjs')]);
+      expect((own[1]!.args as { content: string }).content).toContain('fs.writeFileSync(');
+      expect(own[1]!.why).toContain('on the host');
+      expect(asked).toHaveLength(3);
+      expect(fs.existsSync(marker)).toBe(false);
     } finally {
       await harness.dispose();
     }

@@ -23,6 +23,8 @@ export interface HarnessSettings {
    * starts exactly one child; `false` starts each child on demand (docs/runtime-lifecycle.md).
    */
   readonly runtimePool?: ProcessPoolOptions | false;
+  /** The library caller trusted the workspace (`trustWorkspace: true`): a subagent's harness uses the same decision (docs/presets.md, "Trust"). */
+  readonly trustWorkspace?: true;
 }
 
 declare module '../context/context.js' {

@@ -8,16 +8,17 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES } from '../limits.js';
 import { SHIPPED_PLUGINS } from '../presets/assemble.js';
-import { findPackage, isInside } from '../presets/package-location.js';
+import { findPackage, isInside, realOrSelf } from '../presets/package-location.js';
 import { isModulePath, isPackageName } from '../presets/plugin-module.js';
 import { readPresetFile, type PresetRow } from '../presets/preset-file.js';
 import { listPresets, presetDirectories, type PresetSearch } from '../presets/resolve-preset.js';
+import { isCodeFile, packageProbes, readModuleImports, resolveImport } from './module-imports.js';
 
 export interface WorkspacePackage {
   readonly name: string;
   /** The package directory (real path). */
   readonly dir: string;
-  /** The rows that name it, as `file:line`. */
+  /** The rows that name it (`file:line`) and the modules that import it (their path). */
   readonly namedAt: readonly string[];
 }
 
@@ -31,8 +32,14 @@ export interface WorkspaceConfig {
   readonly packages: readonly WorkspacePackage[];
   /** `mcp` rows' servers: `<file:line> server \`name\`: command args` (started on the host). */
   readonly commands: readonly string[];
-  /** Every file hashed into the digest (other files under `.ptc/presets/`, package manifests and entries too). */
+  /** Every file hashed into the digest (other files under `.ptc/presets/`, imported modules, package files too). */
   readonly files: readonly string[];
+  /** Files reached by following imports from plugin files and packages, and every file of a workspace package. */
+  readonly imported: readonly string[];
+  /** `file:line` of dynamic imports and requires whose specifier is computed: not followed (the trusted code's own choice). */
+  readonly computed: readonly string[];
+  /** Paths Node would try before what it found (absent now): a file created there later changes the digest. */
+  readonly probed: readonly string[];
   /** `sha256:<hex>` over every file's path and content and each package's location. */
   readonly digest: string;
   /** Nothing here would load: no trust is needed. */
@@ -60,14 +67,70 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
   const plugins = new Map<string, boolean>();
   const packages = new Map<string, WorkspacePackage>();
   const commands: string[] = [];
+  const imported = new Set<string>();
+  const computed: string[] = [];
+  const probed = new Set<string>();
+  const scanned = new Set<string>();
+  const queue: string[] = [];
+  const follow = (file: string): void => {
+    if (scanned.has(file) || !isCodeFile(file)) return;
+    scanned.add(file);
+    queue.push(file);
+  };
+  /** A package inside the workspace: every file of its directory, and what those import. */
+  const addWorkspacePackage = (name: string, dir: string, namedAt: string): void => {
+    const key = `${name}\0${dir}`;
+    const known = packages.get(key);
+    packages.set(key, { name, dir, namedAt: [...(known?.namedAt ?? []), namedAt] });
+    if (known !== undefined) return;
+    for (const file of filesUnder(dir, 32)) {
+      hash(file);
+      imported.add(file);
+      follow(file);
+    }
+  };
   const addPackage = (row: PresetRow, insideOnly: boolean): void => {
+    const probes = packageProbes(row.name, root);
+    for (const p of probes.tried) probed.add(p);
     const found = findPackage(row.name, root);
     if (found === undefined || (insideOnly && !isInside(found.dir, root))) return;
+    if (isInside(found.dir, root)) return addWorkspacePackage(row.name, found.dir, row.at);
+    // A package outside the workspace (not writable by its programs): its manifest and entry, as named.
     const key = `${row.name}\0${found.dir}`;
     const known = packages.get(key);
     packages.set(key, { name: row.name, dir: found.dir, namedAt: [...(known?.namedAt ?? []), row.at] });
     if (found.manifest) hash(found.manifest);
     if (found.entry) hash(found.entry);
+  };
+  /** Follows the static imports of every module queued, hashing what they reach (docs/presets.md, "Trust"). */
+  const drain = (): void => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      let source: string;
+      try {
+        source = fs.readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      const found = readModuleImports(file, source);
+      computed.push(...found.computed);
+      for (const specifier of found.specifiers) {
+        const target = resolveImport(specifier, file);
+        if (target.kind === 'package') {
+          const probes = packageProbes(target.name, path.dirname(file));
+          for (const p of probes.tried) probed.add(p);
+          const dir = probes.found === undefined ? undefined : realOrSelf(probes.found);
+          // A bare import that lands inside the workspace is a workspace package; one outside is not its files.
+          if (dir !== undefined && isInside(dir, root)) addWorkspacePackage(target.name, dir, file);
+          continue;
+        }
+        for (const p of target.probed) probed.add(p);
+        if (target.kind === 'file') {
+          hash(target.file);
+          if (!scanned.has(target.file)) imported.add(target.file);
+          follow(target.file);
+        }
+      }
+    }
   };
 
   // The user's own `$PTC_HOME/presets` when the workspace is where PTC_HOME lives (working in `~`).
@@ -93,13 +156,24 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
         const file = path.resolve(row.baseDir, row.name);
         const missing = !fs.existsSync(file);
         plugins.set(file, missing);
-        if (!missing) hash(file);
+        if (!missing) {
+          hash(file);
+          follow(realOrSelf(file));
+        }
       } else if (isPackageName(row.name)) addPackage(row, false);
     }
   }
 
+  drain();
+
   const files = [...hashed.keys()].sort();
-  const lines = ['ptc-trust-1', ...files.map((f) => `file ${f} ${hashed.get(f)}`), ...[...plugins].map(([f, m]) => `plugin ${f} ${m ? 'missing' : 'present'}`)];
+  const absent = [...probed].filter((p) => !hashed.has(p)).sort();
+  const lines = [
+    'ptc-trust-2',
+    ...files.map((f) => `file ${f} ${hashed.get(f)}`),
+    ...[...plugins].map(([f, m]) => `plugin ${f} ${m ? 'missing' : 'present'}`),
+    ...absent.map((p) => `absent ${p}`),
+  ];
   for (const p of [...packages.values()].sort((a, b) => a.name.localeCompare(b.name))) lines.push(`package ${p.name} ${p.dir}`);
   const digest = `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
   return {
@@ -109,6 +183,9 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     packages: [...packages.values()],
     commands,
     files,
+    imported: [...imported].filter((f) => !plugins.has(f)).sort(),
+    computed,
+    probed: absent,
     digest,
     empty: files.length === 0 && plugins.size === 0 && packages.size === 0,
   };
@@ -132,7 +209,9 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
     config.packages.map((p) => `${p.name}  ${show(p.dir)}  (named at ${p.namedAt.map(show).join(', ')})`),
   );
   section('MCP server commands (started on the host)', config.commands.map((c) => c.replace(config.workspace + path.sep, '')));
-  const listed = new Set([...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file)]);
+  section('modules those import, and the files of workspace packages (imported: they run on the host)', config.imported.map(show));
+  section('computed imports (not followed: what they load is the trusted code\'s own choice)', config.computed.map(show));
+  const listed = new Set([...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file), ...config.imported]);
   section('other files in the digest', config.files.filter((f) => !listed.has(f)).map(show));
   out.push(`  digest ${config.digest}`);
   return out.join('\n');
@@ -161,8 +240,8 @@ function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Regular files under `dir`, recursively, sorted; symlinked directories are not entered. */
-function filesUnder(dir: string): string[] {
+/** Regular files under `dir`, recursively to `maxDepth`, sorted; symlinked directories are not entered. */
+function filesUnder(dir: string, maxDepth = 8): string[] {
   const out: string[] = [];
   const walk = (current: string, depth: number) => {
     let entries: fs.Dirent[];
@@ -174,7 +253,7 @@ function filesUnder(dir: string): string[] {
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
-        if (depth < 8) walk(full, depth + 1);
+        if (depth < maxDepth) walk(full, depth + 1);
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         out.push(full);
         if (out.length > MAX_TRUST_FILES) return;

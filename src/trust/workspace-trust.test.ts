@@ -9,7 +9,7 @@ import { askWorkspaceTrust, type TrustQuestionIo } from '../cli/trust-command.js
 import { HarnessError } from '../errors.js';
 import { createHarness } from '../harness.js';
 import { readTrustStore, recordTrust, revokeTrust, trustStorePath } from './trust-store.js';
-import { collectWorkspaceConfig } from './workspace-config.js';
+import { collectWorkspaceConfig, describeWorkspaceConfig } from './workspace-config.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-trust-unit-')));
@@ -152,5 +152,51 @@ describe('the terminal question', () => {
     const other = io('y');
     await askWorkspaceTrust('ptc', ws.dir, { ...other, env: ws.env });
     expect(other.asked).toBe(0);
+  });
+});
+
+describe('what trusted plugin files import', () => {
+  it('the digest covers static imports (relative, bare into the workspace, require, literal import()), the candidates before them, and every file of a workspace package', () => {
+    const ws = workspace();
+    const plugin = path.join(ws.dir, 'plugin.mjs');
+    fs.writeFileSync(
+      plugin,
+      "import { x } from './util.mjs';\nimport helper from 'helper';\nconst later = () => import('./later.mjs');\nconst name2 = 'x';\nconst computed = () => import(`./${name2}.mjs`);\n" +
+        "export const name = 'p';\nexport function apply() {}\n",
+    );
+    fs.writeFileSync(path.join(ws.dir, 'util.mjs'), "export { y as x } from './deep';\n");
+    fs.mkdirSync(path.join(ws.dir, 'deep'));
+    fs.writeFileSync(path.join(ws.dir, 'deep', 'index.mjs'), "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const y = require('./data.cjs');\n");
+    fs.writeFileSync(path.join(ws.dir, 'deep', 'data.cjs'), 'module.exports = 1;\n');
+    fs.writeFileSync(path.join(ws.dir, 'later.mjs'), 'export {};\n');
+    const pkg = path.join(ws.dir, 'node_modules', 'helper');
+    fs.mkdirSync(path.join(pkg, 'lib'), { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'package.json'), '{"name":"helper","main":"index.js"}');
+    fs.writeFileSync(path.join(pkg, 'index.js'), 'module.exports = require(process.env.X || "./lib/a.js");\n');
+    fs.writeFileSync(path.join(pkg, 'lib', 'a.js'), "module.exports = require('dep');\n");
+    const config = collectWorkspaceConfig(ws.dir, { env: ws.env });
+    const rel = (list: readonly string[]) => list.map((f) => path.relative(ws.dir, f));
+    expect(rel(config.imported)).toEqual(['deep/data.cjs', 'deep/index.mjs', 'later.mjs', 'node_modules/helper/index.js', 'node_modules/helper/lib/a.js', 'node_modules/helper/package.json', 'util.mjs']);
+    expect(config.packages.map((p) => `${p.name} ${p.namedAt.join(',')}`)).toEqual([`helper ${plugin}`]);
+    expect(rel(config.computed)).toEqual(['plugin.mjs:5', 'node_modules/helper/index.js:1']);
+    const listing = describeWorkspaceConfig(config);
+    expect(listing).toContain('modules those import');
+    expect(listing).toContain('    deep/data.cjs');
+    expect(listing).toContain('    plugin.mjs:5');
+    // Each of these changes what the host would import, so each changes the digest.
+    const changes: [string, () => void][] = [
+      ['util.mjs edited', () => fs.appendFileSync(path.join(ws.dir, 'util.mjs'), '// edited\n')],
+      ['a required file edited', () => fs.appendFileSync(path.join(ws.dir, 'deep', 'data.cjs'), '// edited\n')],
+      ['a package file no import names', () => fs.writeFileSync(path.join(pkg, 'lib', 'b.js'), 'x\n')],
+      ['a file where Node looks first (deep.js before deep/index.mjs)', () => fs.writeFileSync(path.join(ws.dir, 'deep.js'), 'x\n')],
+      ['a package a bare import finds nowhere yet, installed in the workspace', () => fs.mkdirSync(path.join(ws.dir, 'node_modules', 'dep'))],
+    ];
+    let before = config.digest;
+    for (const [what, change] of changes) {
+      change();
+      const after = collectWorkspaceConfig(ws.dir, { env: ws.env }).digest;
+      expect(after, what).not.toBe(before);
+      before = after;
+    }
   });
 });

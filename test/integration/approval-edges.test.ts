@@ -85,6 +85,8 @@ describe('preset_write validates a preset without running it', () => {
   it('control: plugin_try on the same file does run it (the marks are seen)', async () => {
     reset();
     const harness = await harnessOf({ preset: 'creator' });
+    // Every try asks a person (docs/creator.md, "plugin_try asks"): here one says yes.
+    installApprovals(harness.ctx, { policy: 'writes', approver: async () => ({ decision: 'allow' }) });
     const tried = await harness.tools.execute('plugin_try', { path: 'tools/marker.mjs' });
     expect(tried.error).toBeUndefined();
     expect(fs.existsSync(applied)).toBe(true);
