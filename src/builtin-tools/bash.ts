@@ -176,6 +176,7 @@ function runPlan(
     ...(plan.backend === 'bwrap' ? {} : { sampleDescendantsMs: PROCESS_TREE_SAMPLE_MS }),
   });
   const child = confined.child;
+  const underBwrap = plan.backend === 'bwrap';
   const stdout = new BoundedOutput(limits.maxStreamBytes);
   const stderr = new BoundedOutput(limits.maxStreamBytes);
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -219,7 +220,10 @@ function runPlan(
     });
     child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
       finish();
-      const status = exit ?? { code, signal };
+      const reported = exit ?? { code, signal };
+      // We SIGKILLed the tree: bwrap may still have seen its command die first and exited 128 + 9
+      // before the kill reached it, which reads as the command's own exit code.
+      const status = (timedOut || aborted) && underBwrap && reported.code === 128 + 9 ? { code: null, signal: 'SIGKILL' as const } : reported;
       // The call returns once nothing it started is left (and its pids group is removed).
       killTree();
       void confined.waitGone().then(() =>
