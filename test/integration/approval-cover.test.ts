@@ -9,12 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAgent } from '../../src/agent/loop.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalOptions, type ApprovalRequest } from '../../src/approvals/approvals.js';
 import { createHarness, type Harness, type HarnessOptions } from '../../src/harness.js';
-import { resolveModel } from '../../src/llm/index.js';
-import { createSessionWriter, listSessionFiles, readSession } from '../../src/session/index.js';
+import { listSessionFiles, readSession } from '../../src/session/index.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { delegateTurn } from '../helpers/delegate.js';
 import { overrideSandboxProbe } from '../../src/sandbox/index.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
@@ -179,24 +178,13 @@ describe('a subagent runs under its parent approvals', () => {
     ]);
     const harness = await open({ sandbox: 'auto' });
     const remove = installApprovals(harness.ctx, approvals);
-    const writer = createSessionWriter({ dir: sessionDir });
+    let parent: string;
     try {
-      await runAgent({
-        scope: harness.ctx,
-        cwd: workspace,
-        preset: 'standard',
-        model: resolveModel({ baseUrl: server.baseUrl, model: 'scripted', env: {} }),
-        task: 'Delegate.',
-        sink: writer,
-        sessionId: writer.sessionId,
-        sessionDir,
-        retry: { maxRetries: 0 },
-      });
+      parent = (await delegateTurn({ scope: harness.ctx, cwd: workspace, baseUrl: server.baseUrl, sessionDir })).sessionId;
     } finally {
-      writer.close();
       await remove();
     }
-    const child = listSessionFiles(sessionDir).find((s) => s.id !== writer.sessionId);
+    const child = listSessionFiles(sessionDir).find((s) => s.id !== parent);
     return child === undefined ? [] : readSession(child.file).events;
   }
 

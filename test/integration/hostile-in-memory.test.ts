@@ -54,6 +54,34 @@ async function runRecorded(rt: Runtime, program: string, memoryKey?: object, hol
 
 const STALE = /^ToolCallError:PERMISSION_DENIED:.*earlier program/;
 
+/**
+ * For each leftover (code that arms a late tool call): in a later run of the same kept process its
+ * call is refused there and never reaches the host; the control: inside its own run it is answered.
+ * `laterRun` waits until the leftover has tried, then calls `note` itself and returns both outcomes.
+ */
+function leftoverCases(runtime: () => Runtime, laterRun: string, armed: string, cases: readonly (readonly [string, string])[]): void {
+  for (const [name, leftover] of cases) {
+    it(`${name}: its tool call in a later run is refused in the kept process and never reaches the host`, async () => {
+      const key = {};
+      const first = await runRecorded(runtime(), `${leftover}\n${armed}`, key);
+      expect(first.result.error, JSON.stringify(first.result.error)).toBeUndefined();
+      const later = await runRecorded(runtime(), laterRun, key);
+      expect(later.result.error, JSON.stringify(later.result.error)).toBeUndefined();
+      expect(later.calls).toEqual(['B']);
+      const value = later.result.value as { mine: unknown; late: string | null };
+      expect(value.mine).toEqual({ real: 'B' });
+      expect(value.late).toMatch(STALE);
+    });
+
+    it(`${name}, control: inside its own run the same call reaches the host`, async () => {
+      const own = await runRecorded(runtime(), `${leftover}\n${laterRun}`, {});
+      expect(own.result.error, JSON.stringify(own.result.error)).toBeUndefined();
+      expect(own.calls).toContain('A-late');
+      expect((own.result.value as { late: string }).late).toMatch(/^answered:/);
+    });
+  }
+}
+
 describe('Node: callbacks that outlive their run', () => {
   let rt: NodeRuntime;
   let stateless: NodeRuntime;
@@ -94,30 +122,11 @@ describe('Node: callbacks that outlive their run', () => {
   const whenFlagged = (flag: string, write: string) =>
     `const fs = require("node:fs"); const poll = () => { if (fs.existsSync(${JSON.stringify(flag)})) { ${write}; fs.rmSync(${JSON.stringify(flag)}); } else setTimeout(poll, 10); }; poll();`;
 
-  for (const [name, leftover] of [
+  leftoverCases(() => rt, laterRun, 'return "armed";', [
     ['an interval of node:timers', timerLeftover],
     ['a worker thread whose message reaches a listener of the earlier program', workerLeftover],
     ['an fs callback chain', fsLeftover],
-  ] as const) {
-    it(`${name}: its tool call in a later run is refused in the kept process and never reaches the host`, async () => {
-      const key = {};
-      const first = await runRecorded(rt, `${leftover}\nreturn "armed";`, key);
-      expect(first.result.error, JSON.stringify(first.result.error)).toBeUndefined();
-      const later = await runRecorded(rt, laterRun, key);
-      expect(later.result.error, JSON.stringify(later.result.error)).toBeUndefined();
-      expect(later.calls).toEqual(['B']);
-      const value = later.result.value as { mine: unknown; late: string | null };
-      expect(value.mine).toEqual({ real: 'B' });
-      expect(value.late).toMatch(STALE);
-    });
-
-    it(`${name}, control: inside its own run the same call reaches the host`, async () => {
-      const own = await runRecorded(rt, `${leftover}\n${laterRun}`, {});
-      expect(own.result.error, JSON.stringify(own.result.error)).toBeUndefined();
-      expect(own.calls).toContain('A-late');
-      expect((own.result.value as { late: string }).late).toMatch(/^answered:/);
-    });
-  }
+  ]);
 
   it("an earlier program's leftover that throws or leaves a rejection unhandled does not fail the later run", async () => {
     const key = {};
@@ -293,29 +302,10 @@ describe('Python: callbacks that outlive their run', () => {
   const laterRun = 'outcome.clear()\nwhile not outcome:\n    await asyncio.sleep(0.01)\nmine = await tools.note({"from": "B"})\nreturn {"mine": mine, "late": outcome[-1]}';
   const statelessLaterRun = 'await asyncio.sleep(0.3)\nmine = await tools.note({"from": "B"})\nreturn {"mine": mine, "late": outcome[-1] if outcome else None}';
 
-  for (const [name, leftover] of [
+  leftoverCases(() => rt, laterRun, 'return "armed"', [
     ['a loop.call_later chain', callLaterChain],
     ['a thread that schedules a coroutine on the loop', thread],
-  ] as const) {
-    it(`${name}: its tool call in a later run is refused in the kept process and never reaches the host`, async () => {
-      const key = {};
-      const first = await runRecorded(rt, `${leftover}\nreturn "armed"`, key);
-      expect(first.result.error, JSON.stringify(first.result.error)).toBeUndefined();
-      const later = await runRecorded(rt, laterRun, key);
-      expect(later.result.error, JSON.stringify(later.result.error)).toBeUndefined();
-      expect(later.calls).toEqual(['B']);
-      const value = later.result.value as { mine: unknown; late: string | null };
-      expect(value.mine).toEqual({ real: 'B' });
-      expect(value.late).toMatch(STALE);
-    });
-
-    it(`${name}, control: inside its own run the same call reaches the host`, async () => {
-      const own = await runRecorded(rt, `${leftover}\n${laterRun}`, {});
-      expect(own.result.error, JSON.stringify(own.result.error)).toBeUndefined();
-      expect(own.calls).toContain('A-late');
-      expect((own.result.value as { late: string }).late).toMatch(/^answered:/);
-    });
-  }
+  ]);
 
   it('control: in stateless mode nothing of an earlier run survives to call anything', async () => {
     const first = await runRecorded(stateless, `${callLaterChain}\nreturn "armed"`);

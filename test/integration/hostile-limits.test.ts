@@ -16,12 +16,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createAcpAgent } from '../../src/acp/acp-agent.js';
-import { runAgent } from '../../src/agent/loop.js';
 import { createHarness, type Harness } from '../../src/harness.js';
-import { resolveModel } from '../../src/llm/index.js';
 import { renderPtcOnlySection, renderSdkSection } from '../../src/ptc/prompt-sections.js';
-import { createSessionWriter, readSession } from '../../src/session/index.js';
+import { readSession } from '../../src/session/index.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { delegateTurn } from '../helpers/delegate.js';
 import { readFences } from '../helpers/markdown-fences.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -164,20 +163,8 @@ describe('task({ preset }) takes names only', () => {
     let harness: Harness | undefined;
     try {
       harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto', env: { PTC_HOME: home } });
-      const writer = createSessionWriter({ dir: sessions });
-      await runAgent({
-        scope: harness.ctx,
-        cwd: workspace,
-        preset: 'standard',
-        model: resolveModel({ baseUrl: server.baseUrl, model: 'scripted', env: {} }),
-        task: 'Delegate.',
-        sink: writer,
-        sessionId: writer.sessionId,
-        sessionDir: sessions,
-        retry: { maxRetries: 0 },
-      });
-      writer.close();
-      const result = readSession(writer.file).events.find((e) => e.type === 'tool/result' && e.id === 't1');
+      const { file } = await delegateTurn({ scope: harness.ctx, cwd: workspace, baseUrl: server.baseUrl, sessionDir: sessions });
+      const result = readSession(file).events.find((e) => e.type === 'tool/result' && e.id === 't1');
       return result !== undefined && 'content' in result ? String(result.content) : '';
     } finally {
       if (previous === undefined) delete process.env.PTC_HOME;

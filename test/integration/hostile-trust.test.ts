@@ -9,12 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { runAgent } from '../../src/agent/loop.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalRequest } from '../../src/approvals/approvals.js';
 import { createHarness } from '../../src/harness.js';
-import { resolveModel } from '../../src/llm/index.js';
-import { createSessionWriter } from '../../src/session/index.js';
 import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-server.js';
+import { delegateTurn } from '../helpers/delegate.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -153,19 +151,7 @@ describe("a library caller's trustWorkspace: true and its subagents", () => {
     ]);
     const harness = await createHarness({ cwd: ws.dir, preset: 'standard', env: { PTC_HOME: path.join(base, `empty-home-${count}`) }, ...(trustWorkspace ? { trustWorkspace } : {}) });
     try {
-      const writer = createSessionWriter({ dir: sessionDir });
-      const result = await runAgent({
-        scope: harness.ctx,
-        cwd: ws.dir,
-        preset: 'standard',
-        model: resolveModel({ baseUrl: server.baseUrl, model: 'scripted', env: {} }),
-        task: 'Delegate.',
-        sink: writer,
-        sessionId: writer.sessionId,
-        sessionDir,
-        retry: { maxRetries: 0 },
-      });
-      writer.close();
+      const { result } = await delegateTurn({ scope: harness.ctx, cwd: ws.dir, baseUrl: server.baseUrl, sessionDir });
       return { result, markers: fs.readdirSync(ws.markers), bodies: server.requests.map((r) => r.body) };
     } finally {
       await harness.dispose();
