@@ -90,7 +90,8 @@ function condition(value: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-function isFile(file: string): boolean {
+/** True for an existing regular file (after links). */
+export function isFile(file: string): boolean {
   try {
     return fs.statSync(file).isFile();
   } catch {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, type Node } from 'acorn';
 import { stripTypes } from '../ptc-runtime-node/strip.js';
-import { realOrSelf } from '../presets/package-location.js';
+import { isFile, realOrSelf } from '../presets/package-location.js';
 
 /** Files whose imports are read: what Node (with the TypeScript hooks) imports as code. */
 const CODE_FILE = /\.(?:[cm]?js|[cm]?ts|jsx)$/;
@@ -167,14 +167,6 @@ function literal(node: unknown): string | undefined {
 
 function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
-
-function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function isDirectory(dir: string): boolean {
