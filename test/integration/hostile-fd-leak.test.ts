@@ -2,10 +2,11 @@
 // docs/sandbox.md, "Inherited descriptors"). The test starts a real host with a socket at fd 251
 // that is not close-on-exec, as a host's own parent (a shell, make's jobserver, a supervisor) may
 // leave one, and writes a secret into it. Sandboxed programs then try to read it, write to it and
-// see it in /proc/self/fd: a Node program, a child process of that program, a Python program and a
-// bash tool command, each under bwrap, launched by the host itself (spawner off) and through the
-// spawner (after its warm-up). Control: the same host with the covering turned off through the
-// lower-level test function (setInheritedFdCovering, not an env var a program could set) gets through.
+// see it in /proc/self/fd: a Node program, a child process of that program, a Python program, a
+// bash tool command and a persistent-bash command, each under bwrap, launched by the host itself
+// (spawner off) and through the spawner (after its warm-up). Control: the same host with the
+// covering turned off through the lower-level test function (setInheritedFdCovering, not an env var
+// a program could set) gets through.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -36,7 +37,13 @@ interface Report {
   readonly viaSpawner: boolean;
   readonly node: { readonly value: Probe & { readonly child: Probe | { readonly error: unknown } }; readonly error: unknown; readonly sandbox: string; readonly viaSpawner: boolean };
   readonly python: { readonly value: Probe; readonly error: unknown; readonly sandbox: string; readonly viaSpawner: boolean };
-  readonly bash: { readonly exitCode: number | null; readonly stdout: string; readonly sandbox: { readonly backend: string } };
+  readonly bash: BashReport;
+  readonly shell: BashReport;
+}
+interface BashReport {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly sandbox: { readonly backend: string };
 }
 
 /** Runs the fixture host with the leaked socket at LEAK_FD; its report and what reached the socket. */
@@ -72,14 +79,14 @@ async function host(scenario: { spawner: boolean; control: boolean }, name: stri
 function targets(report: Report): string[] {
   const child = report.node.value.child;
   const lists: Fds[] = [report.node.value.fds, report.python.value.fds, ...('fds' in child ? [child.fds] : [])];
-  const bash = report.bash.stdout.split('\n').map((line) => line.split(' ')[1] ?? '');
+  const bash = [report.bash, report.shell].flatMap((run) => run.stdout.split('\n').map((line) => line.split(' ')[1] ?? ''));
   return [...lists.flatMap((fds) => Object.values(fds).filter((target): target is string => target !== null)), ...bash];
 }
 
 describe.skipIf(skipWithoutBwrap)('descriptors the host inherited', () => {
   for (const spawner of [false, true]) {
     const how = spawner ? 'through the spawner' : 'launched by the host itself';
-    it(`a sandboxed Node program, its child, a Python program and a bash command cannot use the host's inherited fd (${how})`, async () => {
+    it(`a sandboxed Node program, its child, a Python program and bash commands cannot use the host's inherited fd (${how})`, async () => {
       const { report, received } = await host({ spawner, control: false }, `fixed-${spawner}`);
       expect(report.viaSpawner).toBe(spawner);
       expect(report.node.viaSpawner).toBe(spawner);
@@ -87,6 +94,9 @@ describe.skipIf(skipWithoutBwrap)('descriptors the host inherited', () => {
       expect(report.node.sandbox).toBe('bwrap');
       expect(report.python.sandbox).toBe('bwrap');
       expect(report.bash.sandbox.backend).toBe('bwrap');
+      expect(report.shell.sandbox.backend).toBe('bwrap');
+      expect(report.shell.exitCode).toBe(0);
+      expect(report.shell.stdout).toContain(`/fd/${LEAK_FD} /dev/null`);
       expect(report.node.error).toBeNull();
       expect(report.python.error).toBeNull();
       expect(report.bash.exitCode).toBe(0);
@@ -109,7 +119,8 @@ describe.skipIf(skipWithoutBwrap)('descriptors the host inherited', () => {
       expect(report.node.value.fds[String(LEAK_FD)]).toBe(report.leakTarget);
       expect(report.python.value.fds[String(LEAK_FD)]).toBe(report.leakTarget);
       expect(report.bash.stdout).toContain(`/fd/${LEAK_FD} ${report.leakTarget}`);
-      expect(received.split('\n').sort()).toEqual(['', 'escaped:bash', 'escaped:child', 'escaped:node', 'escaped:python']);
+      expect(report.shell.stdout).toContain(`/fd/${LEAK_FD} ${report.leakTarget}`);
+      expect(received.split('\n').sort()).toEqual(['', 'escaped:bash', 'escaped:child', 'escaped:node', 'escaped:python', 'escaped:shell']);
     });
   }
 });
