@@ -132,6 +132,12 @@ export const PROTECTED_SCAN_CACHE_MS = 5_000;
 export const MAX_SANDBOX_TASKS = 512;
 /** Processes remembered per launch for the final kill (descendants sampled from /proc). */
 export const MAX_TRACKED_DESCENDANTS = 1_024;
+/**
+ * The highest fd number (a count, not bytes) at which a descriptor the host inherited without
+ * close-on-exec can be covered with /dev/null in a confined spawn (docs/sandbox.md, "Inherited
+ * descriptors"); a leak above it makes the launch fail rather than pass it on.
+ */
+export const MAX_COVERED_INHERITED_FD = 4_095;
 /** How long the end of a launch waits for its killed processes to vanish (pid namespace teardown). */
 export const PROCESS_TREE_VANISH_WAIT_MS = 2_000;
 /**

@@ -4,16 +4,19 @@
 // stderr go to. The shell itself is an execute-only copy of bash, which the kernel marks
 // non-dumpable, so the programs it runs cannot ptrace it, copy its descriptors with pidfd_getfd,
 // read its memory or reopen its descriptors through /proc; a name it holds stays unknown to them.
+// The directory is a `shell` dir of the host's verified private root (docs/security.md, "Host-private
+// state"): never inside a writable root, so no program reaches it through the filesystem, and swept
+// with its bash copy by the next host once this one died without cleaning up (docs/sandbox.md, "Leftovers").
 
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, chmodSync, closeSync, constants, copyFileSync, mkdtempSync, openSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, copyFileSync, openSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-import { ToolFailedError } from '../errors.js';
+import { HarnessError, ToolFailedError } from '../errors.js';
 import { SHELL_PROBE_TIMEOUT_MS } from '../limits.js';
+import { makePrivateDir } from '../sandbox/private-dir.js';
 
 /** Owner may create and enter, nobody may list: a FIFO is reachable only by its random name. */
 const UNLISTABLE_DIR_MODE = 0o300;
@@ -42,7 +45,7 @@ function assertRuns(bashPath: string): void {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolFailedError(
-      `bash could not run its private copy ${bashPath} (${reason}); if the temp dir is mounted noexec, set TMPDIR to a directory that allows executables.`,
+      `bash could not run its private copy ${bashPath} (${reason}); if that directory is mounted noexec, set TMPDIR to a directory outside the workspace that allows executables.`,
       { cause: error },
     );
   }
@@ -62,16 +65,18 @@ export class ShellChannels {
   }
 
   /**
-   * Makes the directory and the shell in it. `readableShell` leaves the copy readable (so the shell
-   * stays dumpable); only tests pass it, to show what the execute-only copy prevents.
+   * Makes the directory (in the private root: call excludeWritableRoots with the launch's writable
+   * roots first) and the shell in it. `readableShell` leaves the copy readable (so the shell stays
+   * dumpable); only tests pass it, to show what the execute-only copy prevents.
    */
   static create(pathEnv: string, readableShell = false): ShellChannels {
     let dir: string;
     try {
-      dir = realpathSync(mkdtempSync(join(tmpdir(), 'ptc-shell-')));
+      dir = makePrivateDir('shell');
     } catch (error) {
+      if (error instanceof HarnessError) throw error; // CONFIG: no private root qualifies (its message says why).
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolFailedError(`bash could not make its private directory in ${tmpdir()} (${reason}); make the temp dir writable or set TMPDIR.`, { cause: error });
+      throw new ToolFailedError(`bash could not make its private directory (${reason}); make the temp dir writable or set TMPDIR.`, { cause: error });
     }
     try {
       const bashPath = join(dir, 'bash');

@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 
 import { ToolFailedError } from '../errors.js';
 import { BASH_PIPE_DRAIN_MS, MAX_BASH_LINGERING_OUTPUTS, PROCESS_TREE_SAMPLE_MS } from '../limits.js';
-import { planLaunch, spawnConfined, type ConfinedProcess, type SandboxPolicy } from '../sandbox/index.js';
+import { excludeWritableRoots, planLaunch, spawnConfined, type ConfinedProcess, type SandboxPolicy } from '../sandbox/index.js';
 import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
 import type { BoundedOutput } from './bounded-output.js';
 import { MarkerScanner } from './marker-scanner.js';
@@ -168,6 +168,8 @@ export class ShellSession {
 
   /** Plans and spawns the shell; it waits, idle, for the first command. */
   static async start(options: ShellSessionOptions, testOptions: ShellSessionTestOptions = {}): Promise<ShellSession> {
+    // The shell's dir lives in the private root, which must be chosen outside this launch's writable roots.
+    if (options.mode !== 'off') excludeWritableRoots([options.policy.cwd, ...options.policy.write]);
     const channels = ShellChannels.create(options.policy.env['PATH'] ?? DEFAULT_PATH, testOptions.readableShell === true);
     let input: Socket | undefined;
     try {

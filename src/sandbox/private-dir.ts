@@ -1,5 +1,6 @@
 // The host's private state dir (docs/security.md, "Host-private state"): the spawner's socket dir,
-// the probe cache, the probe's cwd, the seccomp filter's temp file and the run dirs of non-bwrap runs
+// the probe cache, the probe's cwd, the seccomp filter's temp file, the persistent bash's dir (its
+// shell copy and pipes) and the run dirs of non-bwrap runs
 // all live in one directory, `<temp dir>/ptc-<uid>`, that no sandboxed program can write. Verified on
 // every use: a real directory (not a symlink, at its real path), owned by this uid, mode exactly
 // 0700, and not inside any writable root (workspace or --allow-write) of any sandboxed launch this
@@ -16,8 +17,8 @@ import { ownerTag } from './owner.js';
 import { isWithin } from './policy.js';
 
 /** The kinds of dirs made in the private root; the stale sweep knows them by these names. */
-export type PrivateDirKind = 'run' | 'spawner' | 'probe' | 'seccomp';
-export const PRIVATE_DIR_KINDS: readonly PrivateDirKind[] = ['run', 'spawner', 'probe', 'seccomp'];
+export type PrivateDirKind = 'run' | 'spawner' | 'probe' | 'seccomp' | 'shell';
+export const PRIVATE_DIR_KINDS: readonly PrivateDirKind[] = ['run', 'spawner', 'probe', 'seccomp', 'shell'];
 
 const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
 /** Every writable root of every sandboxed launch planned so far (real paths). */

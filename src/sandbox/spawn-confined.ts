@@ -11,6 +11,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import type { EventEmitter } from 'node:events';
 import { FREEZE_WAIT_MS, MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
 import { FreezeGroup, thawLater, thawNow } from './freezer.js';
+import { coverInheritedFds } from './inherited-fds.js';
 import { MemoryGroup } from './memory-limit.js';
 import { NamespaceProc } from './namespace-proc.js';
 import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime, treeResidentBytes } from './proc-tree.js';
@@ -152,7 +153,8 @@ export function spawnConfined(plan: LaunchPlan, options: SpawnConfinedOptions): 
     child = spawn(plan.command, [...plan.args], {
       env: { ...plan.env },
       cwd: plan.cwd,
-      stdio: [...options.stdio, ...plan.passFds] as StdioOptions,
+      // /dev/null over every descriptor the host inherited without close-on-exec (inherited-fds.ts).
+      stdio: coverInheritedFds([...options.stdio, ...plan.passFds]) as StdioOptions,
       // Its own process group: kill(-pid) reaches the command and the descendants that stay in it.
       detached: true,
     });

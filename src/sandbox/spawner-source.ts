@@ -9,7 +9,17 @@ import base64, ctypes, fcntl, json, os, signal, socket, struct, sys, threading
 HOST = int(sys.argv[1])
 # Connect only to a socket the host itself listens on (SO_PEERCRED: the listener's pid), so a path
 # swapped for another socket or a symlink to one gets no stream (docs/security.md, "Host-private state").
-CHECK_PEER = len(sys.argv) < 3 or sys.argv[2] != "no-peer-check"
+CHECK_PEER = "no-peer-check" not in sys.argv[2:]
+# Every fd but the helper's stdio is closed before anything else: a descriptor the host inherited
+# (covered with /dev/null by the host, docs/sandbox.md, "Inherited descriptors") or one Python's
+# start left open must not reach what it spawns, which gets only the fds its launch names.
+if "keep-fds" not in sys.argv[2:]:
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) > 2:
+            try:
+                os.close(int(name))
+            except OSError:
+                pass
 F_SETPIPE_SZ = 1031
 # Spawned fds are first duplicated at or above this number, so no dup2 of the file actions is a
 # no-op that would leave close-on-exec set.

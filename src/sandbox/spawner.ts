@@ -19,6 +19,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
+import { coverInheritedFds, inheritedFdCovering } from './inherited-fds.js';
 import { SPAWNER_SOURCE } from './spawner-source.js';
 import { makePrivateDir, privateRoot } from './private-dir.js';
 
@@ -109,7 +110,7 @@ class Spawner {
   #helperUp = false;
   #stdout = '';
 
-  constructor(python: string, checkPeer: boolean) {
+  constructor(python: string, checkPeer: boolean, coverFds: boolean) {
     this.#dir = makePrivateDir('spawner');
     this.#socketPath = join(this.#dir, 's');
     this.#server = createServer((socket) => this.#onConnection(socket));
@@ -120,8 +121,11 @@ class Spawner {
     this.#server.unref();
     // A host that exits normally takes its socket dir along (the helper ends with the host's pipe).
     process.once('exit', this.#removeDir);
-    this.#helper = spawn(python, ['-I', '-S', '-B', '-X', 'utf8', '-c', SPAWNER_SOURCE, String(process.pid), ...(checkPeer ? [] : ['no-peer-check'])], {
-      stdio: ['pipe', 'pipe', 'ignore'],
+    // The helper closes every fd but its stdio when it starts, so what it spawns holds only the
+    // launch's fds; until then it holds /dev/null where the host has an inherited descriptor.
+    const flags = [...(checkPeer ? [] : ['no-peer-check']), ...(coverFds ? [] : ['keep-fds'])];
+    this.#helper = spawn(python, ['-I', '-S', '-B', '-X', 'utf8', '-c', SPAWNER_SOURCE, String(process.pid), ...flags], {
+      stdio: coverInheritedFds(['pipe', 'pipe', 'ignore']),
       env: {},
     });
     this.#helper.on('error', () => this.#die());
@@ -390,7 +394,7 @@ export async function spawnThroughHelper(request: SpawnerRequest): Promise<Spawn
       if (python !== undefined) {
         starts++;
         try {
-          spawner = new Spawner(python, checkPeer);
+          spawner = new Spawner(python, checkPeer, inheritedFdCovering());
         } catch {
           spawner = undefined; // No private dir or socket here: the host spawns by itself.
         }

@@ -6,7 +6,7 @@
 // never end each other's runs. Names without an owner tag (older versions) are left alone.
 
 import { readdirSync, rmdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { endLeftoverGroup, freezerSupport } from './freezer.js';
 import { memoryLimitSupport } from './memory-limit.js';
@@ -31,7 +31,10 @@ export async function sweepStaleState(isDead: OwnerDead): Promise<void> {
   if (root !== undefined) {
     for (const name of listDir(root)) {
       const owner = dirOwner(name);
-      if (owner !== undefined && isDead(owner)) await rm(join(root, name), { recursive: true, force: true }).catch(() => undefined);
+      if (owner === undefined || !isDead(owner)) continue;
+      // A shell dir is 0300 (unlistable, shell-channels.ts): made listable again to be emptied.
+      await chmod(join(root, name), 0o700).catch(() => undefined);
+      await rm(join(root, name), { recursive: true, force: true }).catch(() => undefined);
     }
   }
   // A freezer group of a dead host may still hold its sandbox, frozen (a host killed between the end
