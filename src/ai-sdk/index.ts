@@ -1,0 +1,4 @@
+// The `ptc-harness/ai-sdk` entry: a harness's tools as Vercel AI SDK v6 tools (docs/ai-sdk.md).
+
+export { createAiSdkTools, type AiSdkToolkit, type AiSdkToolsOptions, type HarnessAiTool } from './harness-tools.js';
+export { isHarnessToolOutput, modelOutputOf, type HarnessModelOutput, type HarnessToolOutput } from './tool-output.js';
