@@ -11,11 +11,12 @@ import { promisify } from 'node:util';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAiSdkTools, isHarnessToolOutput, type HarnessToolOutput } from '../../src/ai-sdk/index.js';
+import { createAiSdkTools, createAiSdkToolsFromList, isHarnessToolOutput, type HarnessToolOutput } from '../../src/ai-sdk/index.js';
 import { installApprovals, type ApprovalRequest } from '../../src/approvals/approvals.js';
 import { createHarness, type Harness } from '../../src/harness.js';
 import type { PtcRunEvent } from '../../src/ptc/run-code.js';
 import type { ToolCall } from '../../src/tools/tool-runtime.js';
+import { defineTool } from '../../src/tools/types.js';
 import { reply, startScriptedOpenAIServer, type RecordedRequest } from '../fixtures/scripted-openai-server.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
@@ -229,6 +230,41 @@ describe('native-mode harness through generateText', () => {
     } finally {
       await harness.dispose();
     }
+  });
+});
+
+const forecast = defineTool<{ city: string }, { city: string; celsius: number }>({
+  name: 'forecast',
+  description: 'The temperature in a city tomorrow (a fixed fixture value).',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  outputSchema: { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'] },
+  isConcurrencySafe: true,
+  execute: ({ city }) => ({ city, celsius: city.length }),
+});
+
+describe('a tool list', () => {
+  it.skipIf(skipWithoutBwrap)('becomes run_code over the list: a program composes two calls of it', async () => {
+    const toolkit = await createAiSdkToolsFromList([forecast], { cwd: workspace, env: { PTC_HOME: path.join(workspace, '.home') }, onNote: () => {} });
+    const code = "const a = await tools.forecast({ city: 'Oslo' });\nconst b = await tools.forecast({ city: 'Lima' });\nreturn a.celsius + b.celsius;";
+    const server = await startScriptedOpenAIServer([reply.toolCall('run_code', { code, description: 'sum' }), reply.text('8.')]);
+    try {
+      expect(toolkit.mode).toBe('ptc');
+      const result = await generateText({ model: modelAt(server.baseUrl), prompt: 'Sum.', tools: toolkit.tools, stopWhen: stepCountIs(3) });
+      expect(result.text).toBe('8.');
+      expect(body(server.requests[0]).tools?.[0]?.function.description).toContain('forecast');
+      expect(toolResultText(server.requests[1])).toContain('8');
+      expect(harnessOutput(result.steps[0]!.toolResults[0]!.output).value).toMatchObject({ result: 8 });
+    } finally {
+      await server.close();
+      await toolkit.dispose();
+    }
+  });
+
+  it('rejects a list with a duplicate name with CONFIG naming the tool', async () => {
+    const error = await createAiSdkToolsFromList([forecast, forecast], { cwd: workspace, mode: 'native', onNote: () => {} }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONFIG' });
+    expect((error as Error).message).toContain('forecast');
+    expect((error as Error).message).toMatch(/unique/);
   });
 });
 
