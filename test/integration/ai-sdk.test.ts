@@ -144,6 +144,21 @@ describe.skipIf(skipWithoutBwrap)('ptc-mode harness through generateText', () =>
     }
   });
 
+  it('stops a running program when the AI SDK abortSignal fires: the call ends as ABORTED', async () => {
+    const toolkit = await createAiSdkTools(harness);
+    const controller = new AbortController();
+    const off = harness.ctx.on('tool/ptc-log', (event) => {
+      if (event.line === 'waiting') controller.abort();
+    });
+    try {
+      const code = "console.log('waiting');\nawait new Promise((resolve) => setTimeout(resolve, 600000));\nreturn 'too late';";
+      const output = await toolkit.tools['run_code']!.execute!({ code, description: 'wait' }, { toolCallId: 'abort-me', messages: [], abortSignal: controller.signal });
+      expect(output).toMatchObject({ isError: true, error: { code: 'ABORTED' } });
+    } finally {
+      await off();
+    }
+  });
+
   it('gives the model the INVALID_ARGS text for run_code arguments the schema rejects', async () => {
     const server = await startScriptedOpenAIServer([reply.toolCall('run_code', { code: 'return 1' }), reply.text('Oops.')]);
     try {
