@@ -6,6 +6,7 @@
 // approvals path (docs/approvals.md). Each ACP session is one ptc session log; later prompts are
 // later turns of it. The editor's MCP servers join that session's harness as an `mcp` row.
 
+import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 
 import { runAgent } from '../agent/loop.js';
@@ -142,7 +143,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       let harness: Harness;
       try {
         const start = continued.events.find((e) => e.type === 'session/start');
-        if (start !== undefined && start.cwd !== params.cwd) {
+        if (start !== undefined && path.resolve(start.cwd) !== path.resolve(params.cwd)) {
           throw acp.RequestError.invalidParams(
             { sessionId, code: 'CONFIG' },
             `Session ${sessionId} works in ${start.cwd}, not ${params.cwd}; load it with that cwd, or start a new session here with session/new.`,

@@ -131,6 +131,39 @@ describe('ptc acp: session/load', () => {
     expect((error as Error).message).toContain('no-such-session');
     expect((error as Error).message).toContain('session/new');
   });
+
+  it('a cwd other than the session\'s own is refused naming both; its own cwd loads (and keeps the session locked while open)', async () => {
+    const baseUrl = await scripted([reply.text('Hi.')]);
+    const sessionId = await editor().app.connectWith(agentOn(baseUrl).app, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Hello.' }] });
+      return sessionId;
+    });
+    await agents[0]!.close();
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-ed-other-'));
+    try {
+      const { wrongCwd, loaded, busy } = await editor().app.connectWith(agentOn(baseUrl).app, async (ctx) => {
+        await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+        const wrongCwd = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: elsewhere, mcpServers: [] }).catch((e: unknown) => e);
+        const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+        // A second agent (another editor window, another process) cannot take the same session meanwhile.
+        const busy = await editor().app.connectWith(agentOn(baseUrl).app, async (other) => {
+          await other.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+          return other.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] }).catch((e: unknown) => e);
+        });
+        return { wrongCwd, loaded, busy };
+      });
+      expect(wrongCwd).toMatchObject({ code: -32602, data: { code: 'CONFIG' } });
+      expect((wrongCwd as Error).message).toContain(workspace);
+      expect((wrongCwd as Error).message).toContain(elsewhere);
+      expect(loaded).toEqual({});
+      expect(busy).toMatchObject({ code: -32600, data: { code: 'CONFIG' } });
+      expect((busy as Error).message).toContain('in use');
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("ptc acp: the editor's MCP servers", () => {
