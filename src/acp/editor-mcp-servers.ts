@@ -8,7 +8,7 @@ import type { ExtraPluginRow } from '../harness.js';
 import { MCP_SERVER_NAME_PATTERN, type McpConfig, type McpServerConfig } from '../mcp/client/config.js';
 
 /** Where messages say the row came from. */
-export const EDITOR_MCP_ROW_AT = 'the editor\'s mcpServers (session/new)';
+export const EDITOR_MCP_ROW_AT = "the editor's mcpServers";
 
 /**
  * The `mcp` row for the editor's servers, or undefined when it sent none. ACP names are
