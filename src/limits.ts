@@ -8,6 +8,8 @@ export const DEFAULT_READ_LIMIT_LINES = 2_000;
 export const MAX_LINE_CHARS = 2_000;
 /** `read` refuses files larger than this; use offset/limit on a smaller slice or grep instead. */
 export const MAX_READ_FILE_BYTES = 10 * 1024 * 1024;
+/** A file tool reports a change's old and new text (`tools/file-change`, the diffs of ptc acp) only when each is at most this many bytes. */
+export const MAX_FILE_CHANGE_TEXT_BYTES = 1024 * 1024;
 /** `glob` returns at most this many paths per call (its `limit`, and the default); `offset` pages on. */
 export const MAX_GLOB_RESULTS = 1_000;
 /** `grep` returns at most this many matching lines per call (its `limit`, and the default); `offset` pages on. */

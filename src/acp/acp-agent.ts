@@ -1,21 +1,36 @@
 // `ptc acp`: the agent over the Agent Client Protocol (docs/acp.md). An editor (Zed, ...) opens
-// sessions, sends prompt turns and cancels them; the agent streams message chunks, reports tool
-// calls as ACP tool calls (a run_code call carries its program as content, its sub-calls arrive as
-// updates of that call), and asks the editor for permission through the approvals path
-// (docs/approvals.md). Each ACP session is one ptc session log; later prompts are later turns of it.
+// sessions (new, or loaded from the session log with its history replayed), sends prompt turns and
+// cancels them; the agent streams message chunks, reports tool calls as ACP tool calls (a run_code
+// call carries its program as content, its sub-calls arrive as updates of that call, a file tool's
+// change as a diff), the todo list as a plan, and asks the editor for permission through the
+// approvals path (docs/approvals.md). Each ACP session is one ptc session log; later prompts are
+// later turns of it. The editor's MCP servers join that session's harness as an `mcp` row.
 
+import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 
-import { runAgent, type AgentProgress } from '../agent/loop.js';
+import { runAgent } from '../agent/loop.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
+import '../builtin-tools/file-change.js';
+import { todosOf } from '../builtin-tools/todo.js';
 import type { Disposer } from '../context/context.js';
 import { codeFence } from '../code-fence.js';
 import { HarnessError } from '../errors.js';
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
-import { renderJson, type JsonValue } from '../json.js';
+import { renderJson } from '../json.js';
 import { resolveModel } from '../llm/index.js';
-import { createSessionWriter, ensureSessionDir, readSession, type SessionEvent, type SessionWriter } from '../session/index.js';
-import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
+import {
+  continueSession,
+  createSessionWriter,
+  ensureSessionDir,
+  listSessionFiles,
+  readSession,
+  type SessionEvent,
+  type SessionWriter,
+} from '../session/index.js';
+import { editorMcpRow } from './editor-mcp-servers.js';
+import { replaySession } from './session-replay.js';
+import { fence, kindOf, text, ToolCallReporter } from './tool-call-reporter.js';
 
 export interface AcpAgentOptions {
   /** Harness options of every session except `cwd`, which each `session/new` gives. */
@@ -35,6 +50,8 @@ interface AcpSession {
   readonly removeApprovals: Disposer;
   history?: readonly SessionEvent[];
   turn?: AbortController;
+  /** The running turn's (or a replay's) reporter: file changes and plans of its calls go there. */
+  reporter?: ToolCallReporter;
 }
 
 /** The agent side of ACP; `connect` it to a stream (stdio in `ptc acp`) or, in tests, to a client app. */
@@ -53,31 +70,98 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
     return session;
   };
 
+  /** A harness for the workspace `cwd` with the editor's MCP servers; a failure is invalidParams with the harness's message. */
+  const openHarness = async (cwd: string, mcpServers: readonly acp.McpServer[]): Promise<Harness> => {
+    try {
+      const row = editorMcpRow(mcpServers);
+      const plugins = [...(options.harness.plugins ?? []), ...(row !== undefined ? [row] : [])];
+      return await createHarness({ ...options.harness, ...(plugins.length > 0 ? { plugins } : {}), cwd });
+    } catch (error) {
+      if (error instanceof HarnessError) throw acp.RequestError.invalidParams({ code: error.code }, error.message);
+      throw error;
+    }
+  };
+
+  /** The session's approvals (asking this editor), file changes and plans, routed to its running turn. */
+  const attach = (harness: Harness, writer: SessionWriter, client: acp.AgentContext): AcpSession => {
+    const sessionId = writer.sessionId;
+    const removeApprovals = installApprovals(harness.ctx, {
+      policy: options.approve,
+      approver: (request, signal) => askEditor(client, sessionId, request, signal),
+      flagHint: '--approve never',
+    });
+    const session: AcpSession = { harness, writer, removeApprovals };
+    harness.ctx.on('tools/file-change', (event) => {
+      const reporter = session.reporter;
+      if (reporter !== undefined && reporter.owns(event.parentId ?? event.callId)) reporter.fileChange(event);
+    });
+    harness.ctx.on('tools/result', ({ call, result }) => {
+      const reporter = session.reporter;
+      if (call.name !== 'todo' || result.isError || reporter === undefined || !reporter.owns(call.parent?.id ?? call.id)) return;
+      const todos = todosOf(result.value);
+      if (todos !== undefined) reporter.plan(todos);
+    });
+    return session;
+  };
+
   const app = acp
     .agent({ name: 'ptc-harness' })
     .onRequest(acp.methods.agent.initialize, () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        mcpCapabilities: { http: true, sse: false },
+      },
       agentInfo: { name: 'ptc-harness', version: options.version },
       authMethods: [],
     }))
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      let harness: Harness;
+      const harness = await openHarness(params.cwd, params.mcpServers);
+      const writer = createSessionWriter({ dir: options.sessionDir });
+      sessions.set(writer.sessionId, attach(harness, writer, client));
+      return { sessionId: writer.sessionId };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const { sessionId } = params;
+      if (sessions.has(sessionId)) throw acp.RequestError.invalidRequest({ sessionId }, `Session ${sessionId} is already open in this connection; send prompts to it.`);
+      // An exact id of this session directory: no prefix, no path (the editor names what it listed).
+      if (!listSessionFiles(options.sessionDir).some((f) => f.id === sessionId)) {
+        throw new acp.RequestError(
+          -32002,
+          `No session ${JSON.stringify(sessionId)} in ${options.sessionDir}: start one with session/new, or pick an id from \`ptc sessions list --session-dir ${options.sessionDir}\`.`,
+          { sessionId, code: 'CONFIG' },
+        );
+      }
+      let continued: ReturnType<typeof continueSession>;
       try {
-        harness = await createHarness({ ...options.harness, cwd: params.cwd });
+        continued = continueSession(options.sessionDir, sessionId);
       } catch (error) {
-        if (error instanceof HarnessError) throw acp.RequestError.invalidParams({ code: error.code }, error.message);
+        if (error instanceof HarnessError) throw acp.RequestError.invalidRequest({ sessionId, code: error.code }, error.message);
         throw error;
       }
-      const writer = createSessionWriter({ dir: options.sessionDir });
-      const sessionId = writer.sessionId;
-      const removeApprovals = installApprovals(harness.ctx, {
-        policy: options.approve,
-        approver: (request, signal) => askEditor(client, sessionId, request, signal),
-        flagHint: '--approve never',
-      });
-      sessions.set(sessionId, { harness, writer, removeApprovals });
-      return { sessionId };
+      let harness: Harness;
+      try {
+        const start = continued.events.find((e) => e.type === 'session/start');
+        if (start !== undefined && path.resolve(start.cwd) !== path.resolve(params.cwd)) {
+          throw acp.RequestError.invalidParams(
+            { sessionId, code: 'CONFIG' },
+            `Session ${sessionId} works in ${start.cwd}, not ${params.cwd}; load it with that cwd, or start a new session here with session/new.`,
+          );
+        }
+        harness = await openHarness(params.cwd, params.mcpServers);
+      } catch (error) {
+        continued.writer.close();
+        throw error;
+      }
+      const session = attach(harness, continued.writer, client);
+      session.history = continued.events;
+      sessions.set(sessionId, session);
+      // The whole history before the answer (the protocol's order), each update after the one before.
+      const reporter = new ToolCallReporter((u) => client.notify(acp.methods.client.session.update, { sessionId, update: u }));
+      replaySession(continued.events, reporter);
+      await reporter.flushed();
+      return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = sessionOf(params.sessionId);
@@ -92,6 +176,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       signal.addEventListener('abort', onRequestAbort, { once: true });
       const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
       const calls = new ToolCallReporter(update);
+      session.reporter = calls;
       try {
         const result = await runAgent({
           scope: session.harness.ctx,
@@ -123,6 +208,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       } finally {
         signal.removeEventListener('abort', onRequestAbort);
         session.turn = undefined;
+        session.reporter = undefined;
       }
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
@@ -144,64 +230,6 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       );
     },
   };
-}
-
-/** Turns the loop's progress into ACP tool calls; a run_code call's sub-calls update it. */
-class ToolCallReporter {
-  readonly #update: (u: acp.SessionUpdate) => Promise<void>;
-  readonly #programs = new Map<string, { program: string; lines: string[] }>();
-  #pending: Promise<unknown> = Promise.resolve();
-
-  constructor(update: (u: acp.SessionUpdate) => Promise<void>) {
-    this.#update = update;
-  }
-
-  report(event: AgentProgress): void {
-    const u = this.#toUpdate(event);
-    // In order: each notification after the one before (the SDK does not wait on its own).
-    if (u !== undefined) this.#pending = this.#pending.then(() => this.#update(u)).catch(() => undefined);
-  }
-
-  flushed(): Promise<unknown> {
-    return this.#pending;
-  }
-
-  #toUpdate(event: AgentProgress): acp.SessionUpdate | undefined {
-    switch (event.kind) {
-      case 'step':
-        return undefined;
-      case 'tool-start': {
-        if (event.name === RUN_CODE_TOOL_NAME) {
-          const program = stringField(event.args, 'code') ?? '';
-          this.#programs.set(event.id, { program, lines: [] });
-          return {
-            sessionUpdate: 'tool_call',
-            toolCallId: event.id,
-            title: stringField(event.args, 'description') ?? 'run_code',
-            kind: 'execute',
-            status: 'in_progress',
-            rawInput: event.args,
-            content: [text(fence(program))],
-          };
-        }
-        return { sessionUpdate: 'tool_call', toolCallId: event.id, title: event.name, kind: kindOf(event.name), status: 'in_progress', rawInput: event.args };
-      }
-      case 'sub-call-start':
-      case 'sub-call-end': {
-        const program = this.#programs.get(event.parentId);
-        if (program === undefined) return undefined;
-        if (event.kind === 'sub-call-start') program.lines.push(`→ ${event.tool} ${preview(renderJson(event.args))}`);
-        else program.lines.push(`${event.isError ? '✗' : '✓'} ${event.tool} ${preview(event.content)}`);
-        return { sessionUpdate: 'tool_call_update', toolCallId: event.parentId, content: [text(fence(program.program)), text(program.lines.join('\n'))] };
-      }
-      case 'tool-end': {
-        const program = this.#programs.get(event.id);
-        this.#programs.delete(event.id);
-        const content = program !== undefined ? [text(fence(program.program)), ...(program.lines.length > 0 ? [text(program.lines.join('\n'))] : []), text(event.content)] : [text(event.content)];
-        return { sessionUpdate: 'tool_call_update', toolCallId: event.id, status: event.isError ? 'failed' : 'completed', content, rawOutput: { content: event.content, isError: event.isError } };
-      }
-    }
-  }
 }
 
 /** session/request_permission for one approval request; a cancelled or failed ask is a deny. */
@@ -231,45 +259,4 @@ async function askEditor(client: acp.AgentContext, sessionId: string, request: A
   if (outcome.optionId === 'allow') return { decision: 'allow' };
   if (outcome.optionId === 'allow-tool') return { decision: 'allow-tool' };
   return { decision: 'deny' };
-}
-
-function kindOf(tool: string): acp.ToolKind {
-  switch (tool) {
-    case 'read':
-    case 'str_replace_editor':
-      return tool === 'read' ? 'read' : 'edit';
-    case 'write':
-    case 'edit':
-      return 'edit';
-    case 'glob':
-    case 'grep':
-      return 'search';
-    case 'bash':
-      return 'execute';
-    case 'web_fetch':
-      return 'fetch';
-    case 'todo':
-      return 'think';
-    default:
-      return 'other';
-  }
-}
-
-function text(value: string): acp.ToolCallContent {
-  return { type: 'content', content: { type: 'text', text: value } };
-}
-
-function fence(program: string): string {
-  return codeFence(program, 'ts');
-}
-
-function stringField(args: JsonValue, key: string): string | undefined {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  const value = args[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function preview(value: string): string {
-  const line = value.trimStart().split('\n', 1)[0] ?? '';
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

@@ -2,8 +2,9 @@
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
-import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { defineTool, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
 import { writeFileAtomicAt } from './atomic-write.js';
+import { reportFileChange } from './file-change.js';
 import { describeFsError } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
 import { resolveForWrite } from './protected-write.js';
@@ -68,7 +69,7 @@ export function createEditTool(options: FileToolOptions): ToolDefinition<EditArg
       }
       const file = await resolveForWrite(resolver, args.path, { tool: 'edit', args: { ...args }, exec });
       try {
-        return await editOpened(file, args);
+        return await editOpened(file, args, exec);
       } finally {
         file.close();
       }
@@ -80,7 +81,7 @@ export function createEditTool(options: FileToolOptions): ToolDefinition<EditArg
 }
 
 /** The read-modify-write, through the descriptors the resolver opened: the file read is the file replaced. */
-async function editOpened(file: OpenedPath, args: EditArgs): Promise<EditOutput> {
+async function editOpened(file: OpenedPath, args: EditArgs, exec: ToolExecContext): Promise<EditOutput> {
   const { text, validUtf8 } = await loadTextFile(file, 'edit');
   if (!validUtf8) {
     throw new ToolFailedError(
@@ -103,6 +104,7 @@ async function editOpened(file: OpenedPath, args: EditArgs): Promise<EditOutput>
   } catch (error) {
     throw describeFsError(error, file.display, 'edit');
   }
+  reportFileChange(exec, file, text, updated);
   return { path: file.display, replacements: count };
 }
 

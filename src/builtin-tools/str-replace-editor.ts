@@ -16,6 +16,7 @@ import { defineTool, type ToolDefinition, type ToolExecContext } from '../tools/
 import { writeFileAtomicAt } from './atomic-write.js';
 import { listDirectory } from './directory-listing.js';
 import { EditorHistory } from './editor-history.js';
+import { reportFileChange, textBefore, wantsFileChanges } from './file-change.js';
 import { describeFsError } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
 import { resolveForWrite } from './protected-write.js';
@@ -158,6 +159,7 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
           );
         }
         await writeText(file, fileText);
+        reportFileChange(exec, file, null, fileText);
         history.push(file.real, undefined);
         return `File created successfully at: ${file.display}`;
       }),
@@ -185,6 +187,7 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
         const start = starts[0] as number;
         const updated = text.slice(0, start) + newStr + text.slice(start + oldStr.length);
         await writeText(file, updated);
+        reportFileChange(exec, file, text, updated);
         history.push(file.real, text);
         const firstLine = lineOf(text, start);
         return editedMessage(file.display, updated, firstLine, firstLine + lineCount(newStr) - 1);
@@ -204,6 +207,7 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
         }
         const updated = insertAfterLine(text, insertLine, newStr);
         await writeText(file, updated);
+        reportFileChange(exec, file, text, updated);
         history.push(file.real, text);
         return editedMessage(file.display, updated, insertLine + 1, insertLine + lineCount(newStr));
       }),
@@ -222,7 +226,9 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
             removeCreated(file);
             return `Last edit to ${file.display} undone: it was created by create, so it was removed.`;
           }
+          const before = wantsFileChanges(exec) ? await textBefore(file) : undefined;
           await writeText(file, entry.previous);
+          reportFileChange(exec, file, before, entry.previous);
         } catch (error) {
           history.restore(file.real, entry);
           throw error;

@@ -4,6 +4,7 @@ import { ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { writeFileAtomicAt } from './atomic-write.js';
+import { reportFileChange, textBefore, wantsFileChanges } from './file-change.js';
 import { describeFsError } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions } from './path-resolver.js';
 import { resolveForWrite } from './protected-write.js';
@@ -58,7 +59,9 @@ export function createWriteTool(options: FileToolOptions): ToolDefinition<WriteA
         if (file.stat?.isDirectory() === true || file.parentFd === undefined || file.name === undefined) {
           throw new ToolFailedError(`${file.display} is a directory; write needs a file path inside it.`);
         }
+        const before = wantsFileChanges(exec) ? await textBefore(file) : undefined;
         const { created } = await writeFileAtomicAt(file.parentFd, file.name, data, file.stat);
+        reportFileChange(exec, file, created ? null : before, args.content);
         return { path: file.display, bytes: data.byteLength, created };
       } catch (error) {
         throw describeFsError(error, file.display, 'write');
