@@ -76,6 +76,26 @@ describe('usage errors exit 2 with a message, never a stack trace', () => {
     expectNoStack(stderr);
   });
 
+  it.each([
+    [['tols'], 'tools'],
+    [['presets', 'lsit'], 'list'],
+  ])('a mistyped command %j exits 2 suggesting %s', (args, meant) => {
+    const { code, stdout, stderr } = ptc(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`unknown command '${args.at(-1)!}'`);
+    expect(stderr).toContain(`Did you mean ${meant}?`);
+    expectNoStack(stderr);
+  });
+
+  it('a mistyped preset exits 2 suggesting the nearest name', () => {
+    const { code, stderr } = ptc(['tools', '--preset', 'minimla']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('Unknown preset "minimla"');
+    expect(stderr).toContain('Did you mean "minimal"?');
+    expectNoStack(stderr);
+  });
+
   it('a missing --cwd names the path and the fix', () => {
     const missing = path.join(workspace, 'nope');
     const { code, stderr } = ptc(['tools', '--cwd', missing]);
