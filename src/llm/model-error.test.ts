@@ -77,12 +77,37 @@ describe('describeModelError', () => {
   it('retries dropped connections but not refused ones', () => {
     expect(describeModelError(networkError('ECONNRESET'), deepseek)).toMatchObject({ retryable: true });
     expect(describeModelError(networkError('UND_ERR_SOCKET'), deepseek)).toMatchObject({ retryable: true });
-    const refused = describeModelError(networkError('ECONNREFUSED'), { baseUrl: 'http://127.0.0.1:11434/v1' });
+    const refused = describeModelError(networkError('ECONNREFUSED'), { baseUrl: 'http://127.0.0.1:11434/v1', provider: 'openai-compatible' });
     expect(refused.retryable).toBe(false);
     expect(refused.message).toBe(
-      'Could not reach the model server at http://127.0.0.1:11434 (ECONNREFUSED): nothing is listening there — is the server running and the port right?',
+      'Could not reach the model server at http://127.0.0.1:11434 (ECONNREFUSED): nothing is listening there — is the server running and the port right? Change the URL with --base-url <url>.',
     );
     expect(describeModelError(networkError('ENOTFOUND'), deepseek).message).toMatch(/does not resolve/);
+  });
+
+  it('names host and port (the default one too), the cause and the flag to change', () => {
+    const deepseekModel = { ...deepseek, provider: 'deepseek' };
+    const dns = describeModelError(networkError('ENOTFOUND'), deepseekModel).message;
+    expect(dns).toContain('https://api.deepseek.com:443');
+    expect(dns).toContain('ENOTFOUND');
+    expect(dns).toContain('--model <provider>:<id>');
+    const tls = describeModelError(networkError('DEPTH_ZERO_SELF_SIGNED_CERT'), { baseUrl: 'https://10.0.0.9:8443/v1', provider: 'openai-compatible' });
+    expect(tls).toMatchObject({ retryable: false });
+    expect(tls.message).toContain('10.0.0.9:8443');
+    expect(tls.message).toContain('TLS certificate');
+    expect(tls.message).toContain('--base-url');
+    const slow = describeModelError(networkError('UND_ERR_CONNECT_TIMEOUT'), { baseUrl: 'http://10.0.0.9/v1', provider: 'openai-compatible' });
+    expect(slow).toMatchObject({ retryable: true });
+    expect(slow.message).toContain('10.0.0.9:80 failed (UND_ERR_CONNECT_TIMEOUT: connect timed out)');
+  });
+
+  it('reads the cause chain of a bare fetch failure that has no code', () => {
+    const error = new TypeError('fetch failed', { cause: new Error('getaddrinfo went wrong somehow') });
+    const { message } = describeModelError(error, { baseUrl: 'http://example.invalid/v1', provider: 'openai-compatible' });
+    expect(message).toContain('example.invalid:80');
+    expect(message).toContain('getaddrinfo went wrong somehow');
+    expect(message).toContain('--base-url');
+    expect(message).not.toMatch(/\(fetch failed\)/);
   });
 
   it('recognises a bare fetch failure with a network cause', () => {

@@ -20,6 +20,8 @@ export interface ModelErrorContext {
   readonly hasApiKey?: boolean;
   /** The API root, named when the server cannot be reached. */
   readonly baseUrl?: string;
+  /** `openai-compatible` when the URL came from `--base-url`; says which flag moves it. */
+  readonly provider?: string;
 }
 
 /** Connection failures worth another attempt: the peer dropped us or timed out. */
@@ -35,11 +37,33 @@ const TRANSIENT_NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
-/** Connection failures that are almost always configuration (nothing listening, no such host): fail fast. */
+/** Connection failures that are almost always configuration (nothing listening, no such host, a bad certificate): fail fast. */
+const REFUSED = 'nothing is listening there — is the server running and the port right?';
+const BAD_CERTIFICATE = 'the TLS certificate was not accepted — check the URL (https to the right host), or the server\'s certificate.';
 const NETWORK_HINTS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'nothing is listening there — is the server running and the port right?',
-  ConnectionRefused: 'nothing is listening there — is the server running and the port right?',
-  ENOTFOUND: 'the host name does not resolve — check the URL.',
+  ECONNREFUSED: REFUSED,
+  ConnectionRefused: REFUSED,
+  ENOTFOUND: 'the host name does not resolve (DNS) — check the URL.',
+  EHOSTUNREACH: 'no route to that host — check the URL and the network.',
+  ENETUNREACH: 'the network is unreachable — check the connection.',
+  EPROTO: 'the TLS handshake failed — is it an http:// server addressed as https://?',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the TLS handshake failed — is it an http:// server addressed as https://?',
+  CERT_HAS_EXPIRED: BAD_CERTIFICATE,
+  DEPTH_ZERO_SELF_SIGNED_CERT: BAD_CERTIFICATE,
+  SELF_SIGNED_CERT_IN_CHAIN: BAD_CERTIFICATE,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: BAD_CERTIFICATE,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: BAD_CERTIFICATE,
+  ERR_TLS_CERT_ALTNAME_INVALID: BAD_CERTIFICATE,
+};
+
+/** What the transient codes mean, for the message (the code alone says little to most users). */
+const TRANSIENT_MEANING: Readonly<Record<string, string>> = {
+  ETIMEDOUT: 'timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'the answer stalled',
+  ECONNRESET: 'connection reset',
+  EAI_AGAIN: 'DNS lookup failed for now',
 };
 
 const MAX_DETAIL_CHARS = 300;
@@ -107,26 +131,57 @@ function errorCodeOf(error: APICallError): string | undefined {
   return pick(error.data) ?? pick(parsed);
 }
 
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
 function where(context: ModelErrorContext, error: APICallError | undefined): string {
   const url = context.baseUrl ?? error?.url;
   if (url === undefined) return 'the model server';
   try {
-    return `the model server at ${new URL(url).origin}`;
+    const parsed = new URL(url);
+    // The port always shown: "nothing is listening" is about a host *and* a port.
+    const port = parsed.port || DEFAULT_PORTS[parsed.protocol] || '';
+    return `the model server at ${parsed.protocol}//${parsed.hostname}${port !== '' ? `:${port}` : ''}`;
   } catch {
     return `the model server at ${url}`;
   }
+}
+
+/** The innermost message of the cause chain: undici's `fetch failed` says nothing, its cause does. */
+function innermostMessage(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current = error;
+  let message: string | undefined;
+  while (isRecord(current) && !seen.has(current)) {
+    seen.add(current);
+    if (typeof current.message === 'string' && current.message.trim() !== '') message = current.message;
+    current = current.cause;
+  }
+  return message;
+}
+
+/** Which flag moves the URL: `--base-url` for an OpenAI-compatible server, else the provider in `--model`. */
+function urlFix(context: ModelErrorContext): string {
+  if (context.provider === 'openai-compatible') return 'Change the URL with --base-url <url>.';
+  if (context.provider !== undefined) return 'Check the network, or choose another model with --model <provider>:<id> (or --base-url <url> for an OpenAI-compatible server).';
+  return 'Check --base-url and --model.';
 }
 
 function describeNetwork(error: unknown, context: ModelErrorContext, apiError: APICallError | undefined): ModelErrorDescription {
   const code = findErrorCode(error);
   const target = where(context, apiError);
   const hint = code !== undefined ? NETWORK_HINTS[code] : undefined;
-  if (hint !== undefined) return { message: `Could not reach ${target} (${code}): ${hint}`, retryable: false };
-  const detail = code ?? oneLine(error instanceof Error ? error.message : String(error));
+  if (hint !== undefined) return { message: `Could not reach ${target} (${code}): ${hint} ${urlFix(context)}`, retryable: false };
+  const meaning = code !== undefined ? TRANSIENT_MEANING[code] : undefined;
+  const detail = code !== undefined ? (meaning !== undefined ? `${code}: ${meaning}` : code) : oneLine(innermostMessage(error) ?? String(error));
   return {
-    message: `The connection to ${target} failed (${detail}).`,
+    message: `The connection to ${target} failed (${detail}). ${urlFix(context)}`,
     retryable: code !== undefined && TRANSIENT_NETWORK_CODES.has(code),
   };
+}
+
+/** undici's bare `TypeError: fetch failed`, whatever its cause says. */
+function isFetchFailure(error: unknown): boolean {
+  return error instanceof TypeError && error.message === 'fetch failed';
 }
 
 function describeBrokenAnswer(error: APICallError, context: ModelErrorContext): ModelErrorDescription {
@@ -203,7 +258,7 @@ export function describeModelError(error: unknown, context: ModelErrorContext = 
     return { message: `The model server sent a response that could not be used: ${oneLine(unwrapped.message)}`, retryable: false };
   }
   const code = findErrorCode(unwrapped);
-  if (code !== undefined && (TRANSIENT_NETWORK_CODES.has(code) || Object.hasOwn(NETWORK_HINTS, code))) {
+  if (isFetchFailure(unwrapped) || (code !== undefined && (TRANSIENT_NETWORK_CODES.has(code) || Object.hasOwn(NETWORK_HINTS, code)))) {
     return describeNetwork(unwrapped, context, undefined);
   }
   if (unwrapped instanceof Error) return { message: oneLine(unwrapped.message || unwrapped.name), retryable: false };

@@ -97,6 +97,13 @@ describe('resolution: path, then workspace .ptc/presets, then $PTC_HOME/presets,
     const message = await configError(Promise.resolve().then(() => resolvePreset('turbo', search)));
     expect(message).toContain('Unknown preset "turbo"; choose one of: mine, standard, homely, creator, minimal, ptc-python, ptc');
   });
+
+  it('an unknown name close to a known one says which was meant', async () => {
+    const message = await configError(Promise.resolve().then(() => resolvePreset('standrad', search)));
+    expect(message).toContain('Unknown preset "standrad"');
+    expect(message).toContain('Did you mean "standard"?');
+    expect(await configError(Promise.resolve().then(() => resolvePreset('turbo', search)))).not.toContain('Did you mean');
+  });
 });
 
 describe('plugin rows', () => {

@@ -3,6 +3,7 @@
 // the presets shipped in the package (docs/presets.md, "Resolution"). This module only finds files;
 // whether a workspace's file may load is src/trust's question (docs/presets.md, "Trust").
 
+import { didYouMean } from '../did-you-mean.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,7 +77,7 @@ export function resolvePreset(value: string, search: PresetSearch): PresetLocati
   if (found) return found;
   const known = [...new Set(listPresets(search).map((p) => p.name))];
   throw new ConfigError(
-    `Unknown preset ${JSON.stringify(value)}; choose one of: ${known.join(', ')} (or pass a path to a preset file).`,
+    `Unknown preset ${JSON.stringify(value)}; choose one of: ${known.join(', ')} (or pass a path to a preset file).${didYouMean(value, known)}`,
   );
 }
 

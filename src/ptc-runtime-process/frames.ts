@@ -10,6 +10,8 @@ export interface ChildBinding {
   readonly global: string;
   readonly members: readonly string[];
   readonly errorClass: { readonly name: string; readonly memberNameProperty: string } | null;
+  /** BindingNamespace.argumentList: send all the arguments as one array. */
+  readonly argumentList?: boolean;
 }
 
 /** Limits the child applies cooperatively; the host enforces each one again on what it receives. */

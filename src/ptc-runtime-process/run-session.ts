@@ -133,6 +133,7 @@ class Session {
           global: binding.global,
           members: Object.keys(binding.functions),
           errorClass: binding.errorClass === undefined ? null : { ...binding.errorClass },
+          ...(binding.argumentList === true ? { argumentList: true } : {}),
         }),
       ),
       limits: {

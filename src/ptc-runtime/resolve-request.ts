@@ -29,7 +29,7 @@ const RESERVED_ERROR_PROPERTIES = new Set(['name', 'message', 'stack', 'cause'])
 
 const REQUEST_KEYS = new Set(['program', 'bindings', 'cwd', 'timeoutMs', 'signal', 'policy', 'onLog']);
 const POLICY_KEYS = new Set(['allowRead', 'allowWrite', 'network', 'protect', 'readOnlyWorkspace']);
-const NAMESPACE_KEYS = new Set(['global', 'functions', 'errorClass']);
+const NAMESPACE_KEYS = new Set(['global', 'functions', 'errorClass', 'argumentList']);
 const ERROR_CLASS_KEYS = new Set(['name', 'memberNameProperty']);
 
 /** Validates `request` and returns a frozen spec whose binding tables are null-prototype copies. */
@@ -157,7 +157,11 @@ function resolveBindings(value: unknown, reserved: ReadonlySet<string>): readonl
         );
       }
     }
-    out.push(Object.freeze({ global, functions, ...(errorClass === undefined ? {} : { errorClass }) }));
+    const argumentList: unknown = entry['argumentList'];
+    if (argumentList !== undefined && typeof argumentList !== 'boolean') throw new ConfigError(`${field}.argumentList must be a boolean.`);
+    out.push(
+      Object.freeze({ global, functions, ...(errorClass === undefined ? {} : { errorClass }), ...(argumentList === true ? { argumentList: true } : {}) }),
+    );
   });
   return Object.freeze(out);
 }

@@ -46,6 +46,12 @@ export interface BindingNamespace {
   /** Member names may be any string (`"my-tool"`, `"__proto__"`): they are own members of a null-prototype object. */
   readonly functions: Readonly<Record<string, BindingFunction>>;
   readonly errorClass?: BindingErrorClass;
+  /**
+   * When true, a function receives every argument the program passed, as one JSON array (trailing
+   * `undefined`s dropped), instead of the first alone: `sdk.search(query, options)`. Only the Node
+   * runtime honours it; Python calls take one dict or keywords.
+   */
+  readonly argumentList?: boolean;
 }
 
 export interface RunRequest {

@@ -56,4 +56,25 @@ describe('searchCatalog', () => {
     expect(searchCatalog([...tools].reverse(), 'file', 10)).toEqual(searchCatalog(tools, 'file', 10));
     expect(searchCatalog(tools, '?!', 10)).toEqual([]);
   });
+
+  it('matches word stems in the query, names and descriptions alike', () => {
+    const weather = [tool('wx__get_forecast', 'The weather for a city.'), tool('kb__lookup', 'Looks up forecasts in the archive.')];
+    expect(searchCatalog(weather, 'forecasts', 10).map((h) => h.name)).toEqual(['wx__get_forecast', 'kb__lookup']);
+    expect(searchCatalog(tools, 'searching', 10).map((h) => h.name)).toEqual(['kb__search_nodes']);
+    expect(searchCatalog(tools, 'fetched pages', 10).map((h) => h.name)).toEqual(['web__fetch']);
+    // Forms a prefix test misses: the stem is shorter than both words.
+    const db = [tool('db__run_query', 'Runs SQL.'), tool('grep__find', 'Returns the matches of a pattern.')];
+    expect(searchCatalog(db, 'queries', 10).map((h) => h.name)).toEqual(['db__run_query']);
+    expect(searchCatalog(db, 'matching', 10).map((h) => h.name)).toEqual(['grep__find']);
+  });
+
+  it('ranks every name match before description-only matches, however many description words match', () => {
+    const mixed = [tool('notes__list', 'Find weather data, weather maps and forecast weather reports.'), tool('a__weather', 'Something else.')];
+    const hits = searchCatalog(mixed, 'weather forecast maps reports data', 10);
+    expect(hits.map((h) => [h.name, h.nameMatch])).toEqual([
+      ['a__weather', true],
+      ['notes__list', false],
+    ]);
+    expect(hits[1]!.score).toBeGreaterThan(hits[0]!.score);
+  });
 });

@@ -14,6 +14,7 @@ import { selectBackend } from '../sandbox/index.js';
 import { defineTool, type DeferredContext, type ToolCallRef, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
 import { DEFAULT_MAX_PARALLEL_SUB_CALLS, DispatchPool } from './dispatch-pool.js';
 import { createSdkBinding } from './sdk-binding.js';
+import { withUnknownMemberHint } from './unknown-member-hint.js';
 
 /** Fields shared by both dispatch events. */
 export interface PtcDispatchStart {
@@ -131,7 +132,10 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
         for (const entry of bridge.deferredContexts()) exec.deferContext(entry);
       }
       scope.emit('tool/ptc-run', Object.freeze({ id: exec.callId, result }));
-      if (result.error) throw new ProgramFailedError(result.error, result.logs);
+      if (result.error) {
+        const visible = tools.schemas(scope).map((t) => t.name);
+        throw new ProgramFailedError(withUnknownMemberHint(result.error, visible, ['describe', 'search']), result.logs);
+      }
       return { logs: [...result.logs], ...(result.value !== undefined ? { result: result.value } : {}) };
     },
     renderContent: (value) => renderRunCodeValue(value),

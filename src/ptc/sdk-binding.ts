@@ -17,8 +17,9 @@ export const SDK_BINDING_GLOBAL = 'sdk';
 export const SDK_ERROR_CLASS = 'SdkError';
 
 /**
- * What the prompt declares for `sdk` (and `tools`, untyped) when it shows the index. The runtime
- * hands a binding one argument, so search takes a string or `{ query, limit }`.
+ * What the prompt declares for `sdk` (and `tools`, untyped) when it shows the index. Search takes
+ * `(query, { limit }?)` or `({ query, limit })`: under Node the binding gets every argument
+ * (BindingNamespace.argumentList); Python passes one dict or keywords.
  */
 export const SDK_BINDING_DECLARATION = [
   'type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };',
@@ -48,7 +49,8 @@ export const SDK_BINDING_DECLARATION = [
   '  /** TypeScript declarations (argument and return types, full descriptions) of the named tools. */',
   '  describe(names: string | string[]): Promise<string>;',
   `  /** Tools matching the words of a query, best first (default ${DEFAULT_SDK_SEARCH_LIMIT}, at most ${MAX_SDK_SEARCH_LIMIT}). */`,
-  '  search(query: string | { query: string; limit?: number }): Promise<SdkSearchHit[]>;',
+  '  search(query: string, options?: { limit?: number }): Promise<SdkSearchHit[]>;',
+  '  search(request: { query: string; limit?: number }): Promise<SdkSearchHit[]>;',
   '};',
   '',
   '/** A bad sdk call (unknown tool name, malformed query) rejects with this error. */',
@@ -63,19 +65,45 @@ export function createSdkBinding(tools: readonly ToolSchema[], language: SdkLang
   const byName = new Map<string, ToolSchema>();
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   const render = SDK_RENDERERS[language];
-  const describe: BindingFunction = async (args) => describeTools(byName, args, render);
-  const search: BindingFunction = async (args) => searchTools([...byName.values()], args);
+  // TypeScript programs hand over all their arguments (argumentList); Python ones a single value.
+  const list = language === 'typescript';
+  const describe: BindingFunction = async (args) => describeTools(byName, list ? onlyArgument(args, 'sdk.describe', DESCRIBE_USAGE) : args, render);
+  const search: BindingFunction = async (args) => searchTools([...byName.values()], list ? searchArguments(args) : args);
   return {
     global: SDK_BINDING_GLOBAL,
     functions: { describe, search },
     errorClass: { name: SDK_ERROR_CLASS, memberNameProperty: 'method' },
+    ...(list ? { argumentList: true } : {}),
   };
+}
+
+const DESCRIBE_USAGE = 'sdk.describe takes a tool name or a non-empty array of names, e.g. sdk.describe(["memory__read_graph"]).';
+const SEARCH_USAGE =
+  'sdk.search takes a query string, optionally then { limit }, or one { query: string, limit?: number }, e.g. sdk.search("read file", { limit: 5 }).';
+
+/** The one argument of a call made with argumentList; more is INVALID_ARGS, not silently dropped. */
+function onlyArgument(args: JsonValue, method: string, usage: string): JsonValue {
+  const given = Array.isArray(args) ? args : [args];
+  if (given.length > 1) throw new InvalidArgsError(`${method} takes one argument; got ${given.length}. ${usage}`);
+  return given[0] ?? null;
+}
+
+/** `(query)`, `(query, { limit })` or `({ query, limit })` as the one request parseSearch reads. */
+function searchArguments(args: JsonValue): JsonValue {
+  const given = Array.isArray(args) ? args : [args];
+  if (given.length <= 1) return given[0] ?? null;
+  const [query, options] = given;
+  if (given.length > 2 || typeof query !== 'string' || typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new InvalidArgsError(SEARCH_USAGE);
+  }
+  if ('query' in options) throw new InvalidArgsError(`${SEARCH_USAGE} The query is given twice.`);
+  return { ...options, query };
 }
 
 function describeTools(byName: ReadonlyMap<string, ToolSchema>, args: JsonValue, render: (tools: readonly ToolSchema[]) => string): string {
   const names = typeof args === 'string' ? [args] : Array.isArray(args) ? args : undefined;
   if (names === undefined || names.length === 0 || !names.every((n): n is string => typeof n === 'string')) {
-    throw new InvalidArgsError('sdk.describe takes a tool name or a non-empty array of names, e.g. sdk.describe(["memory__read_graph"]).');
+    throw new InvalidArgsError(DESCRIBE_USAGE);
   }
   if (names.length > MAX_SDK_DESCRIBE_NAMES) {
     throw new InvalidArgsError(`sdk.describe takes at most ${MAX_SDK_DESCRIBE_NAMES} names per call; got ${names.length}. Split the list.`);
@@ -102,7 +130,7 @@ function searchTools(tools: readonly ToolSchema[], args: JsonValue): JsonValue {
 }
 
 function parseSearch(args: JsonValue): { query: string; limit: number } {
-  const usage = 'sdk.search takes a query string or { query: string, limit?: number }, e.g. sdk.search({ query: "read file", limit: 5 }).';
+  const usage = SEARCH_USAGE;
   let query: JsonValue | undefined = args;
   let limit: JsonValue | undefined = DEFAULT_SDK_SEARCH_LIMIT;
   if (typeof args === 'object' && args !== null && !Array.isArray(args)) {

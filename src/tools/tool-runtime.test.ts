@@ -188,6 +188,12 @@ describe('the execution pipeline', () => {
     expect(await env.tools.execute('plain', {})).toEqual({ value: 'just text', content: 'just text', isError: false });
   });
 
+  it('UNKNOWN_TOOL suggests nothing for a name far from every tool', async () => {
+    const result = await env.tools.execute('zzzzzz', {});
+    expect(result.error?.code).toBe('UNKNOWN_TOOL');
+    expect(result.error?.message).not.toContain('Did you mean');
+  });
+
   it('UNKNOWN_TOOL names the available tools; no hook sees the call', async () => {
     let preCalls = 0;
     env.root.on('tools/pre-execute', () => void preCalls++);
@@ -195,6 +201,7 @@ describe('the execution pipeline', () => {
     expect(result.isError).toBe(true);
     expect(result.error?.code).toBe('UNKNOWN_TOOL');
     expect(result.error?.message).toContain('"echo", "plain"');
+    expect(result.error?.message).toContain('Unknown tool "ehco". Did you mean "echo"?');
     expect(preCalls).toBe(0);
     expect(env.results[0]!.result.error?.code).toBe('UNKNOWN_TOOL');
   });

@@ -1,6 +1,7 @@
 // The ToolRuntime service (`ctx.tools`): one store of tool definitions, scoped visibility layers and
 // guards, and the ONE execution pipeline every call traverses, direct or from inside a program.
 
+import { didYouMean } from '../did-you-mean.js';
 import { bindContext, type Context, type ContextBound, type Disposer } from '../context/context.js';
 import {
   ConfigError,
@@ -463,7 +464,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   private unknownToolMessage(name: string, scope: Context): string {
     const visible = this.schemas(scope).map((t) => t.name);
     const list = visible.length > 0 ? visible.map((n) => JSON.stringify(n)).join(', ') : '(none)';
-    return `Unknown tool ${JSON.stringify(name)}. Call one of the available tools instead: ${list}.`;
+    return `Unknown tool ${JSON.stringify(name)}.${didYouMean(name, visible)} Call one of the available tools instead: ${list}.`;
   }
 
   private addScoped<T>(list: Scoped<T>[], value: T): Disposer {

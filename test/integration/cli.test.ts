@@ -1,7 +1,9 @@
 // The real `ptc` binary as a user runs it (dist/, built by the global setup like `npm ci` does).
 
 import { spawn, spawnSync } from 'node:child_process';
+import dns from 'node:dns';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +25,33 @@ function ptc(args: string[], options: { cwd?: string; input?: string } = {}) {
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+/** A loopback port that refuses: bound by us, then closed, so nothing listens there. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Why a `.invalid` name (RFC 6761) cannot be used here, or undefined when it fails to resolve
+ * promptly as it should: a resolver that forwards it upstream and hangs would make the test slow.
+ */
+async function invalidHostProblem(): Promise<string | undefined> {
+  const lookup = dns.promises.lookup('ptc-cli-test.invalid').then(
+    () => 'ptc-cli-test.invalid resolved',
+    (error: NodeJS.ErrnoException) => (error.code === 'ENOTFOUND' ? undefined : `lookup of a .invalid name failed with ${error.code}`),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('lookup of a .invalid name did not fail within 3 s'), 3000)));
+  const problem = await Promise.race([lookup, slow]);
+  clearTimeout(timer);
+  return problem;
+}
+const invalidHost = await invalidHostProblem();
+if (invalidHost !== undefined) console.log(`skipping the .invalid host case: ${invalidHost}`);
 
 /** A user error must never show a stack trace. */
 function expectNoStack(stderr: string): void {
@@ -73,6 +102,47 @@ describe('usage errors exit 2 with a message, never a stack trace', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.length).toBeGreaterThan(0);
+    expectNoStack(stderr);
+  });
+
+  it.each([
+    [['tols'], 'tools'],
+    [['presets', 'lsit'], 'list'],
+  ])('a mistyped command %j exits 2 suggesting %s', (args, meant) => {
+    const { code, stdout, stderr } = ptc(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`unknown command '${args.at(-1)!}'`);
+    expect(stderr).toContain(`Did you mean ${meant}?`);
+    expectNoStack(stderr);
+  });
+
+  it('a mistyped preset exits 2 suggesting the nearest name', () => {
+    const { code, stderr } = ptc(['tools', '--preset', 'minimla']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('Unknown preset "minimla"');
+    expect(stderr).toContain('Did you mean "minimal"?');
+    expectNoStack(stderr);
+  });
+
+  it('a model server on a refusing port: exit 1 naming host:port, ECONNREFUSED and --base-url', async () => {
+    const port = await closedPort();
+    const { code, stderr } = ptc(['run', 'hi', '--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'local', '--session-dir', path.join(workspace, 'sessions')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`127.0.0.1:${port}`);
+    expect(stderr).toContain('ECONNREFUSED');
+    expect(stderr).toContain('--base-url');
+    expect(stderr).not.toContain('fetch failed');
+    expectNoStack(stderr);
+  });
+
+  it.skipIf(invalidHost !== undefined)('a model server whose host does not resolve: exit 1 naming the host, DNS and --base-url', () => {
+    const { code, stderr } = ptc(['run', 'hi', '--base-url', 'http://ptc-cli-test.invalid:8080/v1', '--model', 'local', '--session-dir', path.join(workspace, 'sessions')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('ptc-cli-test.invalid:8080');
+    expect(stderr).toContain('ENOTFOUND');
+    expect(stderr).toContain('DNS');
+    expect(stderr).toContain('--base-url');
     expectNoStack(stderr);
   });
 

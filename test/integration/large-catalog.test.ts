@@ -197,4 +197,56 @@ describe('the sdk binding inside programs', () => {
     ]);
     expect(out[0]![3]).toContain('memory__nope');
   });
+
+  it('search takes (query, { limit }) as well as ({ query, limit }); other shapes are INVALID_ARGS', async () => {
+    const root = registry(largeCatalog());
+    const result = await run(
+      root,
+      `
+      const positional = await sdk.search("read text file", { limit: 2 });
+      const object = await sdk.search({ query: "read text file", limit: 2 });
+      const out = [];
+      for (const call of [() => sdk.search("x", 5), () => sdk.search("x", { query: "y" }), () => sdk.search("x", {}, {}), () => sdk.describe("a", "b")]) {
+        try { await call(); out.push("resolved"); }
+        catch (e) { out.push([e instanceof SdkError, e.method, e.code, e.message]); }
+      }
+      return { positional: positional.map((h) => h.name), object: object.map((h) => h.name), out };
+      `,
+    );
+    expect(result.isError).toBe(false);
+    const value = (result.value as { result: { positional: string[]; object: string[]; out: [boolean, string, string, string][] } }).result;
+    expect(value.positional).toHaveLength(2);
+    expect(value.positional).toEqual(value.object);
+    expect(value.out.map(([isSdkError, method, code]) => [isSdkError, method, code])).toEqual([
+      [true, 'search', 'INVALID_ARGS'],
+      [true, 'search', 'INVALID_ARGS'],
+      [true, 'search', 'INVALID_ARGS'],
+      [true, 'describe', 'INVALID_ARGS'],
+    ]);
+    expect(value.out[0]![3]).toContain('sdk.search("read file", { limit: 5 })');
+    expect(value.out[3]![3]).toContain('takes one argument');
+  });
+
+  it('the argument list is built without running a setter the program put on Array.prototype', async () => {
+    const root = registry(largeCatalog());
+    const result = await run(
+      root,
+      `
+      let ran = false;
+      Object.defineProperty(Array.prototype, "0", { set() { ran = true; }, configurable: true });
+      const probe = []; probe[0] = 1;
+      const control = ran;
+      ran = false;
+      const hits = await sdk.search("read text file", { limit: 1 });
+      return { control, duringCall: ran, names: hits.map((h) => h.name) };
+      `,
+    );
+    expect(result.isError).toBe(false);
+    // The control: an ordinary index assignment does run the setter, so the detector sees one.
+    expect((result.value as { result: { control: boolean; duringCall: boolean; names: string[] } }).result).toEqual({
+      control: true,
+      duringCall: false,
+      names: ['docs__read_text_file'],
+    });
+  });
 });

@@ -195,6 +195,23 @@ describe('mcp row: lifecycle', () => {
     const error = await harnessWith({ nope: { command: path.join(workspace, 'no-such-server') } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONFIG' });
     expect((error as Error).message).toContain('MCP server `nope` failed to start');
+    expect((error as Error).message).toContain(`command \`${path.join(workspace, 'no-such-server')}\` not found; is it installed?`);
+    expect((error as Error).message).toContain('does not exist');
+  });
+
+  it('a command missing from PATH is CONFIG naming the command, PATH and the fix', async () => {
+    const error = await harnessWith({ nope: { command: 'ptc-no-such-mcp-server' } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONFIG' });
+    const message = (error as Error).message;
+    expect(message).toContain('MCP server `nope` failed to start: command `ptc-no-such-mcp-server` not found; is it installed? PATH=');
+    expect(message).toContain('Fix `command`');
+    expect(message).not.toContain('ENOENT');
+  });
+
+  it('a missing cwd is told apart from a missing command', async () => {
+    const error = await harnessWith({ nope: { command: process.execPath, cwd: 'no-such-dir' } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONFIG' });
+    expect((error as Error).message).toContain(`its working directory ${path.join(workspace, 'no-such-dir')} does not exist; fix \`cwd\``);
   });
 
   it('a server killed mid-session: the next call fails clearly, the one after restarts it (once)', async () => {
@@ -344,6 +361,16 @@ return (await tools.memory__read_graph({})).entities[0].observations;`;
     expect(stdout).toBe('');
     expect(stderr).toContain(`--mcp-config ${config}`);
     expect(stderr).toMatch(/MCP server `broken` failed to start: .*cannot open the index/);
+    expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  });
+
+  it('a missing command exits 2 naming the file, the server, the command and PATH', () => {
+    const config = writeConfig('missing.json', { weather: { command: 'ptc-no-such-weather-server' } });
+    const { code, stdout, stderr } = ptc(['tools', '--mcp-config', config]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`--mcp-config ${config}`);
+    expect(stderr).toContain('MCP server `weather` failed to start: command `ptc-no-such-weather-server` not found; is it installed? PATH=');
     expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
   });
 

@@ -285,6 +285,19 @@ describe('run_code with the real runtime', () => {
     expect(blocked.deferredContexts).toBeUndefined();
   });
 
+  it('a call of a tool the SDK lacks says which tool was meant', async () => {
+    const s = setup({ register: (tools) => tools.register(echo) });
+    const typo = await s.run(`return await tools.ecoh({ x: 1 });`);
+    expect(typo.error?.code).toBe('EXCEPTION');
+    expect(typo.error?.message).toContain('tools.ecoh is not a function');
+    expect(typo.error?.message).toContain('no tool is named "ecoh"; Did you mean "echo"?');
+    const far = await s.run(`return await tools["zzzzzz"]({});`);
+    expect(far.error?.code).toBe('EXCEPTION');
+    expect(far.error?.message).toContain('no tool is named "zzzzzz"; the SDK lists the tools.');
+    const sdkTypo = await s.run(`return await sdk.serach("echo");`);
+    expect(sdkTypo.error?.message).toContain('Did you mean "search"?');
+  });
+
   it('a failing program is a structured error with its code, the model line:column and the logs', async () => {
     const s = setup();
     const result = await s.run(`console.log('before');\nconst x: number = 1;\nthrow new Error('boom at three');`);

@@ -3,6 +3,7 @@
 // once on the next call (docs/mcp.md). Everything the server sends is checked by the SDK's schemas
 // on receipt; the sizes we keep (stderr tail, tool count) are bounded here.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -74,6 +75,8 @@ export class McpConnection {
       return await this.connect(timeoutMs);
     } catch (error) {
       await this.close();
+      const missing = this.missingCommand(error);
+      if (missing !== undefined) throw new ConfigError(`MCP server \`${this.name}\` failed to start: ${missing}`);
       throw new ConfigError(`MCP server \`${this.name}\` failed to start: ${reasonOf(error)}${this.stderr.describe()}`);
     }
   }
@@ -175,6 +178,20 @@ export class McpConnection {
     }
   }
 
+  /**
+   * A spawn ENOENT, said as what to fix: Node reports a missing command and a missing `cwd` the
+   * same way (`spawn x ENOENT`), so the cwd is checked to tell them apart (docs/mcp.md).
+   */
+  private missingCommand(error: unknown): string | undefined {
+    const config = this.options.config;
+    if (config.type === 'http' || !isRecord(error) || error.code !== 'ENOENT') return undefined;
+    const cwd = path.resolve(this.options.workspace, config.cwd ?? '.');
+    if (!fs.existsSync(cwd)) return `its working directory ${cwd} does not exist; fix \`cwd\` in the server's config.`;
+    const env = { ...getDefaultEnvironment(), ...config.env };
+    const where = config.command.includes('/') ? `${path.resolve(cwd, config.command)} does not exist` : `PATH=${env.PATH ?? '(unset)'}`;
+    return `command \`${config.command}\` not found; is it installed? ${where}. Fix \`command\` in the server's config or install it.`;
+  }
+
   private transport(): Transport {
     const config = this.options.config;
     if (config.type === 'http') {
@@ -213,6 +230,10 @@ async function listAllTools(client: Client, name: string, timeoutMs: number): Pr
     if (cursor === undefined) return tools;
   }
   throw new ConfigError(`MCP server \`${name}\` kept paging tools/list past ${MCP_MAX_LIST_PAGES} pages.`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 function reasonOf(error: unknown): string {

@@ -311,7 +311,8 @@ export function installBindings(bindings: readonly ChildBinding[], run: object |
         fixedBytes: byteLength(head, 'utf8') + ID_TAIL_BYTES,
         // A method: `arguments` is counted, and like an arrow it has no prototype and is no constructor.
         fn(args?: unknown) {
-          return callBinding(member, args, captureCallSite(member.fn, arguments.length));
+          const given = binding.argumentList === true ? argumentArray(arguments) : args;
+          return callBinding(member, given, captureCallSite(member.fn, arguments.length));
         },
       };
       defineProperty(member.fn, 'name', { value: name });
@@ -323,6 +324,18 @@ export function installBindings(bindings: readonly ChildBinding[], run: object |
     setGlobal(binding.global, namespace);
   }
   return given;
+}
+
+/**
+ * The arguments of a call as a fresh array, trailing undefineds dropped (BindingNamespace.argumentList).
+ * Defined, not assigned, so an index setter a program put on Array.prototype never runs.
+ */
+function argumentArray(given: IArguments): unknown[] {
+  let count = given.length;
+  while (count > 0 && given[count - 1] === undefined) count--;
+  const list: unknown[] = [];
+  for (let i = 0; i < count; i++) defineProperty(list, i, { value: given[i], enumerable: true, writable: true, configurable: true });
+  return list;
 }
 
 /** A global for code that looks the binding up there; one a kept program made read-only stays its own. */
