@@ -20,5 +20,5 @@ export function withUnknownMemberHint(error: ErrorInfo, toolNames: readonly stri
   const known = global === 'tools' ? toolNames : sdkMembers;
   const hint = didYouMean(name, known);
   const what = global === 'tools' ? `no tool is named ${JSON.stringify(name)}` : `sdk has no ${JSON.stringify(name)}`;
-  return { code: error.code, message: `${error.message} (${what};${hint !== '' ? hint : ` the SDK lists the ${global === 'tools' ? 'tools' : 'methods'}.`})` };
+  return { code: error.code, message: `${error.message} (${what}.${hint !== '' ? hint : ` The SDK lists the ${global === 'tools' ? 'tools' : 'methods'}.`})` };
 }

@@ -290,10 +290,10 @@ describe('run_code with the real runtime', () => {
     const typo = await s.run(`return await tools.ecoh({ x: 1 });`);
     expect(typo.error?.code).toBe('EXCEPTION');
     expect(typo.error?.message).toContain('tools.ecoh is not a function');
-    expect(typo.error?.message).toContain('no tool is named "ecoh"; Did you mean "echo"?');
+    expect(typo.error?.message).toContain('no tool is named "ecoh". Did you mean "echo"?');
     const far = await s.run(`return await tools["zzzzzz"]({});`);
     expect(far.error?.code).toBe('EXCEPTION');
-    expect(far.error?.message).toContain('no tool is named "zzzzzz"; the SDK lists the tools.');
+    expect(far.error?.message).toContain('no tool is named "zzzzzz". The SDK lists the tools.');
     const sdkTypo = await s.run(`return await sdk.serach("echo");`);
     expect(sdkTypo.error?.message).toContain('Did you mean "search"?');
   });
