@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { installApprovals } from '../approvals/approvals.js';
 import { createBashTool } from '../builtin-tools/bash.js';
 import { createContext } from '../context/context.js';
 import { resolveWorkspacePolicy } from '../sandbox/workspace-policy.js';
@@ -114,5 +115,22 @@ describe('the Python flavour of the tools:sdk section', () => {
     const section = renderSdkSection(ptcTools(lookup));
     expect(section).toContain('`code` is the BODY of an async TypeScript function');
     expect(section).toContain('```ts');
+  });
+});
+
+describe('the approvals line (docs/approvals.md, "Programs")', () => {
+  it('tells the model that programs may see a read-only workspace while a person approves changes, and only then', async () => {
+    const root = createContext();
+    root.provide('tools', new ToolRuntime(root, { mode: 'ptc' }));
+    root.tools.register(lookup);
+    const line = /may find the workspace read-only .*EROFS/;
+    expect(renderSdkSection(root.tools, root)).not.toMatch(line);
+    const never = installApprovals(root, { policy: 'never' });
+    expect(renderSdkSection(root.tools, root)).not.toMatch(line);
+    await never();
+    const writes = installApprovals(root, { policy: 'writes' });
+    expect(renderSdkSection(root.tools, root)).toMatch(line);
+    await writes();
+    expect(renderSdkSection(root.tools, root)).not.toMatch(line);
   });
 });

@@ -26,6 +26,11 @@ export interface PromptExample {
 export interface SdkFlavour {
   readonly language?: SdkLanguage;
   readonly execution?: ProgramExecution;
+  /**
+   * A person approves changes (`--approve writes|all`): programs then run with the workspace
+   * read-only (docs/approvals.md, "Programs"), which the model is told so it writes through tools.
+   */
+  readonly approvals?: boolean;
 }
 
 /**
@@ -41,9 +46,11 @@ export function renderSdkSection(tools: ToolRuntime, scope?: Context, flavour: S
 
 /** The language and execution mode of the runtime loaded in `scope`. */
 export function runtimeFlavour(scope?: Context): SdkFlavour {
+  const approvals = scope?.get('approvals');
+  const approved = approvals !== undefined && approvals.policy !== 'never' ? { approvals: true } : {};
   const runtime = scope?.get('ptcRuntime');
-  if (runtime === undefined) return {};
-  return { language: runtime.language, ...(runtime.execution === undefined ? {} : { execution: runtime.execution }) };
+  if (runtime === undefined) return approved;
+  return { language: runtime.language, ...(runtime.execution === undefined ? {} : { execution: runtime.execution }), ...approved };
 }
 
 /**
@@ -91,6 +98,7 @@ export function renderSdkInstructions(
     `Call \`${RUN_CODE_TOOL_NAME}\` with two required arguments: \`code\`, the program, and \`description\`, a short label of what it does.`,
     '',
     ...(python ? pythonInstructions(options.execution) : typeScriptInstructions(options.execution)),
+    ...(options.approvals === true ? [APPROVALS_LINE] : []),
   ];
   const indexed = (options.presentation ?? sdkPresentationFor(schemas)) === 'index';
   if (indexed) lines.push(...(python ? pythonIndexInstructions(schemas.length) : indexInstructions(schemas.length)));
@@ -114,6 +122,10 @@ export function renderSdkInstructions(
 function promptName(name: string): string {
   return /^[A-Za-z0-9_.$-]+$/.test(name) ? name : quoteString(name);
 }
+
+/** Under approvals a program's own writes to the workspace fail (EROFS); the tools that write ask the user. */
+const APPROVALS_LINE =
+  '- The user approves changes here, so a program may find the workspace read-only (its own file writes and child processes fail with EROFS; /tmp stays writable): change files through the tools that write, which ask the user first.';
 
 /** What survives between runs, in the words of either flavour. */
 function stateLine(execution: ProgramExecution | undefined, names: string): string {
