@@ -104,6 +104,13 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MIN_BASH_TIMEOUT_MS = 100;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 /**
+ * Memory a shell command's whole process tree may hold (both `bash` tools), in MiB. Larger than a
+ * program's: a command may be a build or a test run (docs/minimal-tools.md, "Memory").
+ */
+export const DEFAULT_BASH_MEMORY_MB = 4096;
+/** The smallest memory limit the shells accept, in MiB (below it bash itself may not start). */
+export const MIN_BASH_MEMORY_MB = 16;
+/**
  * After a `bash` command exits, how long its output pipes may stay open (held by a process that
  * escaped the kill, possible only without bwrap) before the tool stops reading them.
  */

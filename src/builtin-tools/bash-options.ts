@@ -3,7 +3,7 @@
 
 import { ConfigError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
-import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
+import { DEFAULT_BASH_MEMORY_MB, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_MEMORY_MB, MIN_BASH_TIMEOUT_MS } from '../limits.js';
 import { defaultSandboxEnv, sandboxPolicyOf, type SandboxPolicy, type WorkspacePolicy } from '../sandbox/index.js';
 import type { SandboxMode } from '../sandbox/types.js';
 
@@ -19,6 +19,8 @@ export interface BashToolOptions {
   readonly timeoutMs?: number;
   /** Bytes kept per stream per call; default {@link MAX_BASH_STREAM_BYTES}. */
   readonly maxStreamBytes?: number;
+  /** Memory a command's whole process tree may hold, in MiB; default {@link DEFAULT_BASH_MEMORY_MB}. */
+  readonly memoryLimitMb?: number;
 }
 
 const LEVEL = { type: 'string', enum: ['full', 'partial', 'none'] } as const;
@@ -44,6 +46,7 @@ export interface ResolvedBashOptions {
   readonly sandbox: SandboxMode;
   readonly defaultTimeoutMs: number;
   readonly maxStreamBytes: number;
+  readonly memoryLimitMb: number;
   readonly sandboxPolicy: SandboxPolicy;
 }
 
@@ -52,11 +55,15 @@ export function resolveBashOptions(options: BashToolOptions): ResolvedBashOption
   const { policy } = options;
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
   const maxStreamBytes = options.maxStreamBytes ?? MAX_BASH_STREAM_BYTES;
+  const memoryLimitMb = options.memoryLimitMb ?? DEFAULT_BASH_MEMORY_MB;
   if (!Number.isInteger(defaultTimeoutMs) || defaultTimeoutMs < MIN_BASH_TIMEOUT_MS || defaultTimeoutMs > MAX_BASH_TIMEOUT_MS) {
     throw new ConfigError(`bash timeoutMs must be an integer from ${MIN_BASH_TIMEOUT_MS} to ${MAX_BASH_TIMEOUT_MS}, got ${String(defaultTimeoutMs)}.`);
   }
   if (!Number.isInteger(maxStreamBytes) || maxStreamBytes < 2) {
     throw new ConfigError(`bash maxStreamBytes must be an integer of at least 2, got ${String(maxStreamBytes)}.`);
+  }
+  if (!Number.isInteger(memoryLimitMb) || memoryLimitMb < MIN_BASH_MEMORY_MB) {
+    throw new ConfigError(`bash memoryLimitMb must be an integer of at least ${MIN_BASH_MEMORY_MB}, got ${String(memoryLimitMb)}.`);
   }
   if (!['required', 'auto', 'off'].includes(options.sandbox)) {
     throw new ConfigError(`bash sandbox must be "required", "auto" or "off", got ${JSON.stringify(options.sandbox)}.`);
@@ -65,7 +72,7 @@ export function resolveBashOptions(options: BashToolOptions): ResolvedBashOption
     throw new ConfigError('bash needs a policy: pass resolveWorkspacePolicy({ cwd, ... }).');
   }
   // policy.cwd is real, so HOME names the directory the sandbox binds (it binds real paths only).
-  return { sandbox: options.sandbox, defaultTimeoutMs, maxStreamBytes, sandboxPolicy: sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd)) };
+  return { sandbox: options.sandbox, defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy: sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd)) };
 }
 
 /** The note both shells add when a stream lost bytes to its bound. */

@@ -8,6 +8,7 @@ import { AbortedError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import {
   BASH_PIPE_DRAIN_MS,
+  DEFAULT_BASH_MEMORY_MB,
   DEFAULT_BASH_TIMEOUT_MS,
   MAX_BASH_STREAM_BYTES,
   MAX_BASH_TIMEOUT_MS,
@@ -19,6 +20,7 @@ import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
+import { memoryLimitNote, ShellMemoryWatch } from './shell-memory.js';
 
 export type { BashToolOptions } from './bash-options.js';
 
@@ -37,6 +39,8 @@ export type BashOutput = {
   timedOut: boolean;
   /** True when stdout or stderr lost bytes to the bound. */
   truncated: boolean;
+  /** Set (true) when the command's processes went over the memory limit and a process of it was killed. */
+  memoryLimited?: boolean;
   /** The backend that confined the command and what it enforced (like a run_code result). */
   sandbox: {
     backend: SandboxReport['backend'];
@@ -88,6 +92,7 @@ export const BASH_OUTPUT_SCHEMA = {
     stderr: { type: 'string' },
     timedOut: { type: 'boolean' },
     truncated: { type: 'boolean' },
+    memoryLimited: { type: 'boolean' },
     sandbox: SANDBOX_REPORT_SCHEMA,
   },
   required: ['exitCode', 'signal', 'stdout', 'stderr', 'timedOut', 'truncated', 'sandbox'],
@@ -95,7 +100,7 @@ export const BASH_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {
-  const { defaultTimeoutMs, maxStreamBytes, sandboxPolicy } = resolveBashOptions(options);
+  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy } = resolveBashOptions(options);
 
   return defineTool<BashArgs, BashOutput>({
     name: 'bash',
@@ -120,6 +125,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
       const outcome = await runPlan(plan, {
         timeoutMs: args.timeout_ms ?? defaultTimeoutMs,
         maxStreamBytes,
+        memoryLimitBytes: memoryLimitMb * 1024 * 1024,
         signal: exec.signal,
       });
       if (outcome.aborted) throw new AbortedError('bash was aborted; the command and its processes were killed.');
@@ -130,17 +136,18 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
         stderr: outcome.stderr.text(),
         timedOut: outcome.timedOut,
         truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+        ...(outcome.memoryLimited ? { memoryLimited: true } : {}),
         sandbox: { backend: plan.backend, enforced: { ...plan.enforced } },
       };
     },
     renderContent(value) {
-      return renderBash(value, maxStreamBytes);
+      return renderBash(value, maxStreamBytes, memoryLimitMb);
     },
   });
 }
 
 /** The model-visible text: exit status, each non-empty stream, then notes on timeout and truncation. */
-export function renderBash(value: BashOutput, maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
+export function renderBash(value: BashOutput, maxStreamBytes: number = MAX_BASH_STREAM_BYTES, memoryLimitMb: number = DEFAULT_BASH_MEMORY_MB): string {
   const lines: string[] = [
     value.exitCode !== null ? `Exit code: ${value.exitCode}` : `Exit code: none (killed by ${value.signal ?? 'a signal'})`,
   ];
@@ -150,6 +157,7 @@ export function renderBash(value: BashOutput, maxStreamBytes: number = MAX_BASH_
   if (value.timedOut) {
     lines.push('Note: the command timed out and was killed with everything it started; pass a larger timeout_ms or make it faster.');
   }
+  if (value.memoryLimited === true) lines.push(memoryLimitNote(memoryLimitMb));
   if (value.truncated) {
     lines.push(truncationNote(maxStreamBytes));
   }
@@ -163,18 +171,24 @@ interface RunOutcome {
   stderr: BoundedOutput;
   timedOut: boolean;
   aborted: boolean;
+  memoryLimited: boolean;
 }
 
 function runPlan(
   plan: LaunchPlan,
-  limits: { timeoutMs: number; maxStreamBytes: number; signal: AbortSignal },
+  limits: { timeoutMs: number; maxStreamBytes: number; memoryLimitBytes: number; signal: AbortSignal },
 ): Promise<RunOutcome> {
   // Without bwrap's pid namespace, a command's setsid orphans leave the process group: sample the
   // tree so the kill still reaches them (docs/sandbox.md, "Starting and ending processes").
   const confined = spawnConfined(plan, {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(plan.backend === 'bwrap' ? {} : { sampleDescendantsMs: PROCESS_TREE_SAMPLE_MS }),
+    memoryLimitBytes: limits.memoryLimitBytes,
   });
+  // bwrap may have forked before the spawn moved it into its memory group: move the chain again. The
+  // group then holds the tree, or memoryGroup is undefined and the watch samples the tree instead.
+  confined.recordChain();
+  const memory = new ShellMemoryWatch(confined, limits.memoryLimitBytes);
   const child = confined.child;
   const underBwrap = plan.backend === 'bwrap';
   const stdout = new BoundedOutput(limits.maxStreamBytes);
@@ -199,7 +213,9 @@ function runPlan(
     }, limits.timeoutMs);
     limits.signal.addEventListener('abort', onAbort, { once: true });
 
+    let memoryLimited = false;
     const finish = (): void => {
+      memoryLimited = memory.stop();
       clearTimeout(deadline);
       if (drainTimer !== undefined) clearTimeout(drainTimer);
       limits.signal.removeEventListener('abort', onAbort);
@@ -227,7 +243,7 @@ function runPlan(
       // The call returns once nothing it started is left (and its pids group is removed).
       killTree();
       void confined.waitGone().then(() =>
-        resolve({ exitCode: status.code, signal: status.signal, stdout, stderr, timedOut, aborted }),
+        resolve({ exitCode: status.code, signal: status.signal, stdout, stderr, timedOut, aborted, memoryLimited: memoryLimited || memory.overLimit() }),
       );
     });
   });

@@ -6,11 +6,12 @@
 
 import { AbortedError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
-import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
+import { DEFAULT_BASH_MEMORY_MB, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
 import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
 import { ShellSession } from './shell-session.js';
+import { memoryLimitNote } from './shell-memory.js';
 
 /** The same options as the one-shot `bash` (bash-options.ts). */
 export type PersistentBashToolOptions = BashToolOptions;
@@ -33,6 +34,8 @@ export type PersistentBashOutput = {
   timedOut: boolean;
   /** True when stdout or stderr lost bytes to the bound. */
   truncated: boolean;
+  /** Set (true) when the command's processes went over the memory limit and a process of it was killed. */
+  memoryLimited?: boolean;
   /** `started`: the first shell of this tool; `reused`: the previous call's shell; `restarted`: a fresh shell replacing one that ended or was restarted on request. */
   shell: ShellUse;
   /** True when the shell is gone after this call (the command exited it, or it was killed at the deadline); the next call starts a fresh one. */
@@ -99,6 +102,7 @@ export const PERSISTENT_BASH_OUTPUT_SCHEMA = {
     stderr: { type: 'string' },
     timedOut: { type: 'boolean' },
     truncated: { type: 'boolean' },
+    memoryLimited: { type: 'boolean' },
     shell: { type: 'string', enum: ['started', 'reused', 'restarted'] },
     shellEnded: { type: 'boolean' },
     sandbox: SANDBOX_REPORT_SCHEMA,
@@ -108,7 +112,7 @@ export const PERSISTENT_BASH_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createPersistentBashTool(options: PersistentBashToolOptions): PersistentBashTool {
-  const { defaultTimeoutMs, maxStreamBytes, sandboxPolicy } = resolveBashOptions(options);
+  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy } = resolveBashOptions(options);
 
   let session: ShellSession | undefined;
   let everStarted = false;
@@ -130,7 +134,7 @@ export function createPersistentBashTool(options: PersistentBashToolOptions): Pe
     let shell: ShellUse = 'reused';
     if (session === undefined) {
       shell = everStarted ? 'restarted' : 'started';
-      session = await ShellSession.start({ policy: sandboxPolicy, mode: options.sandbox, maxStreamBytes });
+      session = await ShellSession.start({ policy: sandboxPolicy, mode: options.sandbox, maxStreamBytes, memoryLimitBytes: memoryLimitMb * 1024 * 1024 });
       everStarted = true;
     }
     const current = session;
@@ -149,6 +153,7 @@ export function createPersistentBashTool(options: PersistentBashToolOptions): Pe
       stderr: outcome.stderr.text(),
       timedOut: outcome.timedOut,
       truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+      ...(outcome.memoryLimited ? { memoryLimited: true } : {}),
       shell,
       shellEnded: outcome.shellExit !== undefined,
       sandbox,
@@ -172,7 +177,7 @@ export function createPersistentBashTool(options: PersistentBashToolOptions): Pe
       return result;
     },
     renderContent(value) {
-      return renderPersistentBash(value, maxStreamBytes);
+      return renderPersistentBash(value, maxStreamBytes, memoryLimitMb);
     },
   });
 
@@ -188,7 +193,7 @@ export function createPersistentBashTool(options: PersistentBashToolOptions): Pe
 const STATE_LOST = 'the working directory, variables, functions and background jobs of the previous shell are gone';
 
 /** The model-visible text: exit status, each non-empty stream, then notes on the shell and the bounds. */
-export function renderPersistentBash(value: PersistentBashOutput, maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
+export function renderPersistentBash(value: PersistentBashOutput, maxStreamBytes: number = MAX_BASH_STREAM_BYTES, memoryLimitMb: number = DEFAULT_BASH_MEMORY_MB): string {
   const ranNothing = value.exitCode === null && !value.timedOut && !value.shellEnded && !value.stdout && !value.stderr;
   const lines: string[] = [];
   if (ranNothing) {
@@ -209,6 +214,7 @@ export function renderPersistentBash(value: PersistentBashOutput, maxStreamBytes
   } else if (value.shellEnded) {
     lines.push('Note: the command ended the shell (exit or exec); the next call starts a fresh shell in the workspace and its state is lost.');
   }
+  if (value.memoryLimited === true) lines.push(memoryLimitNote(memoryLimitMb));
   if (value.truncated) {
     lines.push(truncationNote(maxStreamBytes));
   }

@@ -20,6 +20,7 @@ import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/
 import type { BoundedOutput } from './bounded-output.js';
 import { MarkerScanner } from './marker-scanner.js';
 import { openInputFifo, openOutputFifo, ShellChannels, type OutputFifo } from './shell-channels.js';
+import { ShellMemoryWatch } from './shell-memory.js';
 
 /**
  * Ends a call: reads the nonce and the next input pipe's name, writes both markers, moves on.
@@ -56,6 +57,8 @@ export interface ShellSessionOptions {
   readonly mode: SandboxMode;
   /** Bytes kept per stream per call. */
   readonly maxStreamBytes: number;
+  /** Memory the shell's whole process tree may hold, in bytes (shell-memory.ts). */
+  readonly memoryLimitBytes: number;
 }
 
 /**
@@ -78,6 +81,8 @@ export interface ShellRunOutcome {
   readonly stderr: BoundedOutput;
   readonly timedOut: boolean;
   readonly aborted: boolean;
+  /** True when the tree went over the memory limit during the call (a process of it was killed). */
+  readonly memoryLimited: boolean;
   /** Set when the shell is gone after this call (it exited, or was killed for a timeout or an abort). */
   readonly shellExit?: { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 }
@@ -109,6 +114,7 @@ export class ShellSession {
   readonly #confined: ConfinedProcess;
   readonly #channels: ShellChannels;
   readonly #maxStreamBytes: number;
+  readonly #memoryLimitBytes: number;
   /** The next call's input pipe: its name (sent with the previous call) and the host's end. */
   #inputPath: string;
   #input: Socket;
@@ -128,6 +134,7 @@ export class ShellSession {
     backend: SandboxReport['backend'],
     enforced: SandboxEnforcement,
     maxStreamBytes: number,
+    memoryLimitBytes: number,
   ) {
     this.#confined = confined;
     this.#channels = channels;
@@ -136,6 +143,7 @@ export class ShellSession {
     this.backend = backend;
     this.enforced = enforced;
     this.#maxStreamBytes = maxStreamBytes;
+    this.#memoryLimitBytes = memoryLimitBytes;
     const child = confined.child;
     // The shell's own stdout and stderr carry no call's output (a driver error at most); drain them
     // so nothing writing there blocks. bwrap's init holds them too, so a program could reach them.
@@ -190,8 +198,11 @@ export class ShellSession {
       });
       const { backend, enforced } = plan;
       // Descendants are sampled only while a command runs (see run()), not for the shell's whole life.
-      const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe'] });
-      return new ShellSession(confined, channels, { path: inputPath, socket: input }, backend, enforced, options.maxStreamBytes);
+      const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe'], memoryLimitBytes: options.memoryLimitBytes });
+      // bwrap may have forked before the spawn moved it into its memory group; the shell has run no
+      // command yet, so the chain is all there is (docs/minimal-tools.md, "Memory").
+      confined.recordChain();
+      return new ShellSession(confined, channels, { path: inputPath, socket: input }, backend, enforced, options.maxStreamBytes, options.memoryLimitBytes);
     } catch (error) {
       input?.destroy();
       channels.remove();
@@ -218,6 +229,7 @@ export class ShellSession {
     let output: CallOutput | undefined;
     const sampler =
       this.backend === 'bwrap' ? undefined : setInterval(() => this.#confined.trackDescendants(), PROCESS_TREE_SAMPLE_MS);
+    const memory = new ShellMemoryWatch(this.#confined, this.#memoryLimitBytes);
     try {
       const nonce = `__ptc_end_${randomBytes(16).toString('hex')}`;
       const stdout = new MarkerScanner(nonce, this.#maxStreamBytes);
@@ -236,7 +248,7 @@ export class ShellSession {
       const inputPath = this.#inputPath;
       this.#input = next;
       this.#inputPath = nextPath;
-      const outcome = await new Promise<ShellRunOutcome>((resolve) => {
+      const outcome = await new Promise<Omit<ShellRunOutcome, 'memoryLimited'>>((resolve) => {
         let timedOut = false;
         let aborted = false;
         let settled = false;
@@ -299,8 +311,9 @@ export class ShellSession {
       // The call's input pipe is spent; its name goes so nothing can open it later.
       input.destroy();
       this.#channels.unlink(inputPath);
-      return outcome;
+      return { ...outcome, memoryLimited: memory.stop() };
     } finally {
+      memory.stop();
       if (output !== undefined) this.#retire(output);
       if (sampler !== undefined) {
         clearInterval(sampler);

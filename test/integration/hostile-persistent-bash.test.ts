@@ -58,7 +58,7 @@ function makeTool(): PersistentBashTool {
 /** A session whose shell is a readable copy of bash, so the kernel leaves it dumpable (the controls). */
 async function dumpableSession(): Promise<ShellSession> {
   const policy = sandboxPolicyOf(resolveWorkspacePolicy({ cwd: ws }), defaultSandboxEnv(ws));
-  const session = await ShellSession.start({ policy, mode: 'auto', maxStreamBytes: 20_000 }, { readableShell: true });
+  const session = await ShellSession.start({ policy, mode: 'auto', maxStreamBytes: 20_000, memoryLimitBytes: 4096 * 1024 * 1024 }, { readableShell: true });
   sessions.push(session);
   return session;
 }
