@@ -164,7 +164,7 @@ function pythonIndexInstructions(count: number): string[] {
   return [
     `- There are ${count} tools, too many to declare here: the tool index at the end lists each one's name, argument names and the first sentence of its description, grouped by server.`,
     '- Before calling a tool whose arguments or result you are not sure of, get its declaration inside a program: `print(await sdk.describe(["name1", "name2"]))` (Python declarations: `TypedDict`s and `async def` stubs, as in a full SDK), then use it in your next program.',
-    '- To find tools for a task, `return await sdk.search({"query": "a few words", "limit": 10})` lists matching tools, best first, with their signatures and summaries.',
+    '- To find tools for a task, `return await sdk.search("a few words", limit=10)` lists matching tools, best first, with their signatures and summaries.',
     '- `sdk` calls are answered at once and are not tool calls; every tool works as `await tools.name({...})` whether or not you described it.',
   ];
 }

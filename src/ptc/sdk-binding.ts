@@ -18,8 +18,8 @@ export const SDK_ERROR_CLASS = 'SdkError';
 
 /**
  * What the prompt declares for `sdk` (and `tools`, untyped) when it shows the index. Search takes
- * `(query, { limit }?)` or `({ query, limit })`: under Node the binding gets every argument
- * (BindingNamespace.argumentList); Python passes one dict or keywords.
+ * `(query, { limit }?)` or `({ query, limit })` (in Python also `(query, limit=5)`): the binding gets
+ * every argument (BindingNamespace.argumentList), Python's keywords as one last dict.
  */
 export const SDK_BINDING_DECLARATION = [
   'type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };',
@@ -65,15 +65,15 @@ export function createSdkBinding(tools: readonly ToolSchema[], language: SdkLang
   const byName = new Map<string, ToolSchema>();
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   const render = SDK_RENDERERS[language];
-  // TypeScript programs hand over all their arguments (argumentList); Python ones a single value.
-  const list = language === 'typescript';
-  const describe: BindingFunction = async (args) => describeTools(byName, list ? onlyArgument(args, 'sdk.describe', DESCRIBE_USAGE) : args, render);
-  const search: BindingFunction = async (args) => searchTools([...byName.values()], list ? searchArguments(args) : args);
+  // Programs of both languages hand over all their arguments (argumentList), so extra ones are an
+  // INVALID_ARGS rather than silently dropped.
+  const describe: BindingFunction = async (args) => describeTools(byName, onlyArgument(args, 'sdk.describe', DESCRIBE_USAGE), render);
+  const search: BindingFunction = async (args) => searchTools([...byName.values()], searchArguments(args));
   return {
     global: SDK_BINDING_GLOBAL,
     functions: { describe, search },
     errorClass: { name: SDK_ERROR_CLASS, memberNameProperty: 'method' },
-    ...(list ? { argumentList: true } : {}),
+    argumentList: true,
   };
 }
 

@@ -167,6 +167,21 @@ describe('run_code under the Python runtime, through the registry', () => {
     expect(text).not.toMatch(/declare const tools|interface LookArgs/);
   });
 
+  it('sdk.search takes (query), (query, {limit}), (query, limit=N) and one dict, and refuses other shapes', async () => {
+    const forms = ['sdk.search("look")', 'sdk.search("look", {"limit": 1})', 'sdk.search("look", limit=1)', 'sdk.search(query="look", limit=1)', 'sdk.search({"query": "look", "limit": 1})'];
+    for (const form of forms) {
+      const result = await runCode(`hits = await ${form}\nreturn [hit["name"] for hit in hits]`);
+      expect(result.isError, `${form}: ${result.content}`).toBe(false);
+      const names = (result.value as { result: string[] }).result;
+      expect(names[0], form).toBe('look');
+      if (form.includes('1')) expect(names, form).toHaveLength(1);
+    }
+    const wrong = await runCode('try:\n    await sdk.search("look", 5)\nexcept SdkError as error:\n    return [error.code, str(error)]');
+    const [code, message] = (wrong.value as { result: [string, string] }).result;
+    expect(code).toBe('INVALID_ARGS');
+    expect(message).toContain('sdk.search("read file", { limit: 5 })');
+  });
+
   it('reaches a name that is not an identifier, with a key that is a Python keyword', async () => {
     const result = await runCode('return await tools["my-tool"]({"from": "py"})');
     expect((result.value as { result: unknown }).result).toBe('got py');

@@ -36,6 +36,7 @@ _os_read = os.read
 _os_exit = os._exit
 _isinstance = builtins.isinstance
 _len = builtins.len
+_list = builtins.list
 _str = builtins.str
 _type = builtins.type
 _id = builtins.id
@@ -328,13 +329,18 @@ def _call_binding(binding, member, args, kwargs):
         ))
         future.exception()  # retrieved: an unawaited refusal is not logged into the running program's output
         return future
-    if args and kwargs:
+    if binding.get("argumentList"):
+        # The binding reads its own argument shapes (sdk.search("q", limit=5)): every positional
+        # argument, then the keywords as one dict.
+        value = _list(args) + ([dict(kwargs)] if kwargs else [])
+    elif args and kwargs:
         future.set_exception(_call_error(binding, member, "%s takes one dict of arguments, or keyword arguments, not both" % label, "INVALID_ARGS"))
         return future
-    if _len(args) > 1:
+    elif _len(args) > 1:
         future.set_exception(_call_error(binding, member, "%s takes one argument, a dict; got %d positional arguments" % (label, _len(args)), "INVALID_ARGS"))
         return future
-    value = args[0] if args else dict(kwargs)
+    else:
+        value = args[0] if args else dict(kwargs)
     json_text = _to_json_text(value)
     if not _isinstance(json_text, _str):
         path, reason = json_text
