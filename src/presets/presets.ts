@@ -1,22 +1,17 @@
 // Presets are files of plugin rows (presets/*.yml, docs/presets.md). This module names the default,
-// loads a preset by name or path, and describes an assembled one (what `harness.preset` holds).
+// describes an assembled one (what `harness.preset` holds). Loading one by name goes through the trust
+// rule (src/trust/trusted-preset.ts).
 
 import type { PluginState } from '../context/context.js';
 import type { PresentationMode } from '../tools/tool-runtime.js';
-import { readPresetFile, type PresetFile } from './preset-file.js';
-import { resolvePreset, type PresetOrigin, type PresetSearch } from './resolve-preset.js';
+import type { PresetFile } from './preset-file.js';
+import type { PresetOrigin } from './resolve-preset.js';
 
 export const DEFAULT_PRESET = 'ptc';
 
 /** A preset file plus where it was found. */
 export interface LoadedPreset extends PresetFile {
   readonly origin: PresetOrigin;
-}
-
-/** Resolves `--preset <name|path>` (docs/presets.md, "Resolution") and reads the file. */
-export function loadPreset(value: string, search: PresetSearch): LoadedPreset {
-  const location = resolvePreset(value, search);
-  return { ...readPresetFile(location.file), name: location.name, origin: location.origin };
 }
 
 /** One row of an assembled preset. */

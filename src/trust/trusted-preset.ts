@@ -72,6 +72,16 @@ export function loadPresetWithTrust(value: string, search: PresetSearch, options
   return { preset: read(fallback), workspaceTrusted: trust.trusted };
 }
 
+/**
+ * Resolves `--preset <name|path>` (docs/presets.md, "Resolution") and reads the file, under the trust
+ * rule: the library's `loadPreset`. A name an untrusted workspace shadows reads the `$PTC_HOME` or
+ * shipped preset (with the note), so passing the result to createHarness runs nothing of the workspace's.
+ */
+export function loadPreset(value: string, search: PresetSearch & TrustOptions): LoadedPreset {
+  const { trustWorkspace, onNote, ...where } = search;
+  return loadPresetWithTrust(value, where, { ...(trustWorkspace !== undefined ? { trustWorkspace } : {}), ...(onNote !== undefined ? { onNote } : {}) }).preset;
+}
+
 /** One row of `ptc presets list` under the trust rule. */
 export interface ListedPreset extends PresetLocation {
   /** Another preset of the same name is used instead. */

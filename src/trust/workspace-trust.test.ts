@@ -200,3 +200,21 @@ describe('what trusted plugin files import', () => {
     }
   });
 });
+
+describe('the library loadPreset', () => {
+  it('does not let an untrusted workspace shadow a shipped preset; the explicit trust option reads the workspace file', async () => {
+    const { loadPreset } = await import('../index.js');
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws.dir, '.ptc', 'presets', 'ptc.yml'), 'description: shadow\nplugins:\n  - name: ../../plugin.mjs\n');
+    const notes: string[] = [];
+    const loaded = loadPreset('ptc', { workspace: ws.dir, env: ws.env, onNote: (line) => notes.push(line) });
+    expect(loaded.origin).toBe('shipped');
+    expect(notes.join('\n')).toContain(path.join(ws.dir, '.ptc', 'presets', 'ptc.yml'));
+    expect(notes.join('\n')).toContain('ptc trust');
+    // A workspace-only name is CONFIG naming the file and the command.
+    expect(() => loadPreset('repo', { workspace: ws.dir, env: ws.env })).toThrow(/repo\.yml[\s\S]*ptc trust/);
+    // Control: the caller's explicit trust reads the workspace's file.
+    expect(loadPreset('ptc', { workspace: ws.dir, env: ws.env, trustWorkspace: true }).origin).toBe('workspace');
+    expect(fs.existsSync(ws.marker)).toBe(false);
+  });
+});

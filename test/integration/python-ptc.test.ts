@@ -16,7 +16,7 @@ import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { createSessionWriter, readSession } from '../../src/session/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { loadPreset } from '../../src/presets/presets.js';
+import { loadPreset } from '../../src/trust/trusted-preset.js';
 import { parseProgramLanguage, presetForLanguage, programLanguageOf } from '../../src/presets/python-runtime-plugin.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 
