@@ -11,7 +11,7 @@ import type { SessionEvent } from './events.js';
 import { isProcessAlive, listSessions, summarizeSession, type ListSessionsOptions } from './list.js';
 import { SESSION_FILE_EXTENSION } from './paths.js';
 import { findSession, readSession } from './reader.js';
-import { appendSessionWriter, type SessionWriter } from './writer.js';
+import { appendSessionWriter, createSessionWriter, type SessionWriter, type SessionWriterOptions } from './writer.js';
 
 export interface ContinuedSession {
   readonly sessionId: string;
@@ -48,6 +48,23 @@ export function continueSession(dir: string, idOrPrefix: string, options: ListSe
     release();
     throw error;
   }
+}
+
+/**
+ * Starts a new session log that holds its turn lock until close(), like a continued one: a front-end
+ * that keeps a session open between turns (chat, ACP, the UI) is never appended to by another
+ * process meanwhile (docs/sessions.md, "One turn at a time").
+ */
+export function startSession(options: SessionWriterOptions, lockOptions: ListSessionsOptions = {}): SessionWriter {
+  const writer = createSessionWriter(options);
+  let release: () => void;
+  try {
+    release = acquireTurnLock(writer.file, writer.sessionId, lockOptions);
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+  return releasingOnClose(writer, release);
 }
 
 /** The newest top-level session whose workspace is `cwd` (for `--continue`); CONFIG when there is none. */

@@ -33,4 +33,4 @@ export {
   type SessionSummary,
 } from './list.js';
 export { formatSession, type FormatSessionOptions } from './format-session.js';
-export { continueSession, latestSessionIn, type ContinuedSession } from './continue-session.js';
+export { continueSession, latestSessionIn, startSession, type ContinuedSession } from './continue-session.js';
