@@ -12,7 +12,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('startSession', () => {
   it('holds the turn lock from the log\'s creation until close, so no other process appends meanwhile', () => {
     const writer = startSession({ dir });
-    writer.append({ type: 'session/start', ts: new Date().toISOString(), sessionId: writer.sessionId, preset: 'ptc', cwd: dir, model: 'm', mode: 'ptc' });
+    writer.append({ type: 'session/start', sessionId: writer.sessionId, preset: 'ptc', cwd: dir, model: 'm', mode: 'ptc' });
     writer.flush();
     expect(fs.existsSync(`${writer.file}.lock`)).toBe(true);
     // Between turns too (no turn is running): a second writer is refused, naming the holder and the fix.
