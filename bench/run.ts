@@ -96,8 +96,6 @@ interface RowGoal extends Goal {
 
 const ROW_GOALS: readonly RowGoal[] = [
   { labelIncludes: 'run_code sub-calls through the full pipeline, sequential', column: 1, op: '>=', limit: 5_000, text: '>= 5,000/s' },
-  { labelIncludes: 'CLI start-up: `ptc --help`', column: 2, op: '<=', limit: 3, text: '<= 3.00x' },
-  { labelIncludes: 'CLI start-up: `ptc --version`', column: 2, op: '<=', limit: 3, text: '<= 3.00x' },
   { labelIncludes: '`grep` tool, .gitignore respected', column: 2, op: '<=', limit: 3, text: '<= 3x GNU grep' },
 ];
 
@@ -108,9 +106,10 @@ function firstNumber(text: string): number {
 
 function applyRowGoals(rows: readonly (readonly string[])[]): Row[] {
   return rows.map((row) => {
-    const [label = '', value = '', ratio = ''] = row;
+    const [label = '', value = '', ratio = '', ownGoal, ownMet] = row;
     const goal = ROW_GOALS.find((g) => label.includes(g.labelIncludes));
-    if (goal === undefined) return [label, value, ratio];
+    // A bench module that judges its own rows (bench/cli-start.ts, issue 27's targets) passes them through.
+    if (goal === undefined) return ownGoal === undefined ? [label, value, ratio] : [label, value, ratio, ownGoal, ownMet ?? ''];
     return withGoal(label, value, ratio, firstNumber(goal.column === 1 ? value : ratio), goal);
   });
 }
@@ -315,7 +314,7 @@ async function main(): Promise<void> {
     `Medians: start-up of ${SAMPLES} runs; warm spaced ${SAMPLES} runs ${SPACING_MS} ms apart; back to back ` +
     `${BACK_TO_BACK_GROUPS} groups of ${GROUP_SIZE} runs with no pause inside a group and ${GROUP_PAUSE_MS} ms between groups; ` +
     `round trips ${RATE_REPEATS} programs of ${ROUND_TRIPS.toLocaleString('en-US')} sequential or ${LANE_CALLS.toLocaleString('en-US')} ` +
-    `10-in-flight calls. Goals are issue 11's, judged on this run's numbers.`;
+    `10-in-flight calls. Goals are issue 11's (CLI start-up: issue 27's), judged on this run's numbers.`;
   const table = [
     header,
     '',

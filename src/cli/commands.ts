@@ -15,6 +15,8 @@ import { DEFAULT_PRESET } from '../presets/presets.js';
 import { loadPresetWithTrust } from '../trust/trusted-preset.js';
 import { presetForLanguage } from '../presets/python-runtime-plugin.js';
 import { execLanguageOf } from '../ptc-runtime/program-language.js';
+import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
+import type { Context } from '../context/context.js';
 
 export interface CommandOutput {
   readonly stdout: string;
@@ -155,6 +157,7 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
   return withHarness(harnessOptions, async (harness) => {
     // Whatever the preset's presentation, the program runs in a ptc scope over its tools.
     const scope = await harness.ptcScope();
+    await primeChild(scope, code);
     const label = options.file === '-' ? 'ptc exec (stdin)' : `ptc exec ${options.file}`;
     await stripping;
     const { json: result } = await execProgram(scope, { args: { code, description: label }, id: 'exec', ...(onLog ? { onLog } : {}) });
@@ -169,6 +172,20 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
     if (!error) return { stdout, ...(rest ? { stderr: rest } : {}), exitCode: 0 };
     return { stdout, stderr: `${rest}ptc: ${error.code}: ${error.message}\n`, exitCode: 1 };
   });
+}
+
+/**
+ * Starts the program's child now, with the policy run_code will ask for (ptcTransportConfig), so
+ * it boots while run_code's arguments are checked (ajv's first compile) instead of after. The child
+ * runs nothing until run() sends it the program; the preset and workspace trust were decided when
+ * the harness was created. A request resolve() refuses is left to run_code, which reports it.
+ */
+async function primeChild(scope: Context, code: string): Promise<void> {
+  const runtime = scope.get('ptcRuntime');
+  const settings = scope.get('harness');
+  if (runtime === undefined || settings === undefined) return;
+  const { cwd, policy } = ptcTransportConfig(settings);
+  await runtime.resolve({ program: code, cwd, ...(policy !== undefined ? { policy } : {}) }).catch(() => {});
 }
 
 /** Makes executionMode answer as for a program sub-call (the mode a program's call would get). */

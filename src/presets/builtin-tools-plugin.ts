@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { builtinToolNames, BUILTIN_TOOL_CATALOG, isBuiltinToolName } from '../builtin-tools/catalog.js';
 import type { Plugin } from '../context/context.js';
+import { vetSchemas } from '../tools/vetted-schemas.js';
 import './harness-settings.js';
 
 const builtinToolsConfig = z.strictObject({
@@ -36,7 +37,8 @@ export const builtinToolsPlugin: Plugin<BuiltinToolsConfig> = {
         const dispose = tool.dispose as () => Promise<void>;
         ctx.effect(() => () => dispose.call(tool));
       }
-      ctx.tools.register(tool);
+      // The catalog's schemas and examples are checked by src/builtin-tools/catalog-schemas.test.ts.
+      ctx.tools.register(vetSchemas(tool));
     }
   },
 };

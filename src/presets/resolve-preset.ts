@@ -5,11 +5,13 @@
 
 import { didYouMean } from '../did-you-mean.js';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors.js';
 import { presetNameOf } from './preset-file.js';
+import { ptcHome } from '../ptc-home.js';
+
+export { ptcHome };
 
 /** Where a preset was found. */
 export type PresetOrigin = 'path' | 'workspace' | 'PTC_HOME' | 'shipped';
@@ -114,15 +116,6 @@ export function listPresets(search: PresetSearch): (PresetLocation & { readonly 
     }
   }
   return out;
-}
-
-/** `$PTC_HOME` (a leading `~/` expanded, relative to the cwd), else `~/.ptc`. */
-export function ptcHome(search: Pick<PresetSearch, 'cwd' | 'env' | 'homedir'>): string {
-  const home = search.homedir ?? os.homedir();
-  const value = (search.env ?? process.env)['PTC_HOME'];
-  if (!value) return path.join(home, '.ptc');
-  const expanded = value === '~' ? home : value.startsWith('~/') ? path.join(home, value.slice(2)) : value;
-  return path.resolve(search.cwd ?? process.cwd(), expanded);
 }
 
 function isFile(file: string): boolean {

@@ -11,6 +11,7 @@ import { ConfigError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import type { ProgramExecution, PtcLanguage, PtcRuntime } from '../ptc-runtime/types.js';
 import type { ToolExecContext } from '../tools/types.js';
+import { vetSchemas } from '../tools/vetted-schemas.js';
 import { createRunCodeTool, RUN_CODE_DESCRIPTION, type RunCodeToolOptions } from './run-code.js';
 
 const ptcConfig = z.object({
@@ -53,16 +54,19 @@ export const ptcPlugin: Plugin<PtcPluginConfig> = {
       language === 'typescript' && execution === 'stateless'
         ? tool
         : { ...tool, description: runCodeDescription(language, execution), inputSchema: withCodeDescription(tool.inputSchema, language) };
+    // run_code's schema in every flavour is checked by src/builtin-tools/catalog-schemas.test.ts.
     if (execution !== 'in-memory') {
-      ctx.tools.provideTransport(flavoured);
+      ctx.tools.provideTransport(vetSchemas(flavoured));
       return;
     }
     // Each call runs on a view of the runtime that names its conversation: the agent run when there
     // is one (a new one per session), else the scope (one `ptc exec`, one MCP server).
-    ctx.tools.provideTransport({
-      ...flavoured,
-      execute: (args, exec: ToolExecContext) => createRunCodeTool(options(withMemoryKey(runtime, memoryKeyOf(exec)))).execute(args, exec),
-    });
+    ctx.tools.provideTransport(
+      vetSchemas({
+        ...flavoured,
+        execute: (args, exec: ToolExecContext) => createRunCodeTool(options(withMemoryKey(runtime, memoryKeyOf(exec)))).execute(args, exec),
+      }),
+    );
     // The session's end ends its memory: the agent service is withdrawn when its run finishes.
     ctx.plugin({
       name: 'ptc-memory-session',
@@ -109,7 +113,8 @@ export function runCodeDescription(language: PtcLanguage, execution: ProgramExec
   return execution === 'stateless' ? RUN_CODE_DESCRIPTION : RUN_CODE_DESCRIPTION.replace('each run starts with fresh state.', state);
 }
 
-function withCodeDescription(schema: JsonSchema, language: PtcLanguage): JsonSchema {
+/** run_code's input schema in the runtime's language (exported for the test that vets it). */
+export function withCodeDescription(schema: JsonSchema, language: PtcLanguage): JsonSchema {
   if (language !== 'python' || typeof schema !== 'object' || schema === null) return schema;
   const properties = (schema as { properties?: Record<string, JsonSchema> }).properties ?? {};
   return {

@@ -12,7 +12,8 @@ import {
 } from '../errors.js';
 import { checkJson, renderJson, type JsonValue } from '../json.js';
 import { isParsingSchema, parseNow, parseWith } from './parsing-schema.js';
-import { compileSchema, type SchemaValidator } from './schema-validator.js';
+import { compileSchema, deferSchema, type SchemaValidator } from './schema-validator.js';
+import { schemasVetted } from './vetted-schemas.js';
 import type {
   AnyToolDefinition,
   DeferredContext,
@@ -486,6 +487,8 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
 /**
  * Compiles a definition's schemas once and checks its examples against them; a schema ajv rejects,
  * a parsing schema without `~standard`, or an example that does not fit is a CONFIG error naming the tool.
+ * A vetted definition (vetted-schemas.ts) has its schemas compiled on first use and its examples
+ * left to the test that vetted them.
  */
 function compileEntry(def: AnyToolDefinition): Entry {
   if (def.inputSchema === undefined) {
@@ -493,15 +496,17 @@ function compileEntry(def: AnyToolDefinition): Entry {
       `Tool "${def.name}" has no inputSchema; a tool described by zod schemas (input/output) must be made with defineTool(...) before it is registered.`,
     );
   }
-  const validateArgs = compileSchema(def.inputSchema, `input schema of tool "${def.name}"`);
+  const vetted = schemasVetted(def);
+  const compile = vetted ? deferSchema : compileSchema;
+  const validateArgs = compile(def.inputSchema, `input schema of tool "${def.name}"`);
   const validateOutput =
-    def.outputSchema === undefined ? undefined : compileSchema(def.outputSchema, `output schema of tool "${def.name}"`);
+    def.outputSchema === undefined ? undefined : compile(def.outputSchema, `output schema of tool "${def.name}"`);
   for (const key of ['input', 'output'] as const) {
     if (def[key] !== undefined && !isParsingSchema(def[key])) {
       throw new ConfigError(`Tool "${def.name}": ${key} must be a zod schema (or another schema with the Standard Schema "~standard" interface); define the tool with defineTool.`);
     }
   }
-  if (def.examples !== undefined) {
+  if (def.examples !== undefined && !vetted) {
     if (!Array.isArray(def.examples)) throw new ConfigError(`Tool "${def.name}": examples must be an array of argument objects.`);
     def.examples.forEach((example: unknown, index) => {
       const problems = exampleProblems(def, validateArgs, example);

@@ -7,7 +7,7 @@ import type { Context, Disposer, Plugin } from '../../context/context.js';
 import { ConfigError } from '../../errors.js';
 import '../../presets/harness-settings.js';
 import { expandServerConfig, mcpConfigSchema, type McpConfig } from './config.js';
-import { McpConnection } from './connection.js';
+import type { McpConnection } from './connection.js';
 import { createServerTool } from './server-tool.js';
 import { quoteName, toolNameProblem } from './server-text.js';
 
@@ -18,6 +18,9 @@ export const mcpPlugin: Plugin<McpRowConfig> = {
   inject: ['tools', 'harness'],
   config: mcpConfigSchema,
   async apply(ctx, config) {
+    // The MCP SDK loads only for a preset with an mcp row: it is most of what a command would load
+    // otherwise (bench/cli-start.ts counts the modules).
+    const { McpConnection } = await import('./connection.js');
     const env = process.env;
     const names = Object.keys(config.mcpServers);
     const registered = new Map<string, (tools: readonly Tool[]) => void>();
