@@ -21,7 +21,7 @@ export function installApprovalRules(ctx: Context, rules: ApprovalRuleSet, works
   ctx.on('tools/pre-execute', (call): BlockDecision | undefined => {
     const rule = rules.denying({ tool: call.name, args: call.args }, workspace);
     if (rule === undefined) return undefined;
-    const reason = `the call to "${call.name}" is refused by the ${describeRule(rule)}; change the call, or edit that rule`;
+    const reason = `refused by the ${describeRule(rule)}; change the call, or edit that rule`;
     ctx.emit('tool/approval', {
       stage: 'answer',
       id: call.id,
