@@ -16,6 +16,8 @@ import type { PtcRuntime, SandboxMode } from './ptc-runtime/types.js';
 import { resolveWorkspacePolicy } from './sandbox/workspace-policy.js';
 import { loadPresetWithTrust, trustOf } from './trust/trusted-preset.js';
 import { ToolRuntime } from './tools/tool-runtime.js';
+import type { ApprovalRuleSet } from './approvals/approval-rule-set.js';
+import { installApprovalRules } from './approvals/approval-rules-plugin.js';
 
 export { builtinToolsPlugin } from './presets/builtin-tools-plugin.js';
 
@@ -71,6 +73,11 @@ export interface HarnessOptions {
   readonly trustWorkspace?: boolean;
   /** Where the one-line note about an ignored workspace preset goes; default stderr. */
   readonly onNote?: (line: string) => void;
+  /**
+   * Saved approval rules (docs/config.md, "Approval rules"): deny rules block matching calls under
+   * every policy, allow rules spare the ordinary ask of installed approvals. Shared with subagents.
+   */
+  readonly approvalRules?: ApprovalRuleSet;
 }
 
 export interface Harness {
@@ -122,12 +129,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.runtime !== undefined ? { runtime: options.runtime } : {}),
     ...(options.runtimePool !== undefined ? { runtimePool: options.runtimePool } : {}),
     ...(options.trustWorkspace === true ? { trustWorkspace: true as const } : {}),
+    ...(options.approvalRules !== undefined ? { approvalRules: options.approvalRules } : {}),
   };
   const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 
   const ctx = createContext();
   ctx.provide('tools', new ToolRuntime(ctx));
   ctx.provide('harness', settings);
+  if (options.approvalRules !== undefined) installApprovalRules(ctx, options.approvalRules, policy.cwd);
   let loaded: LoadedRow[];
   try {
     loaded = await assembleRows(ctx, rows, { workspace: policy.cwd, packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted) });

@@ -264,6 +264,10 @@ export const MAX_MCP_DISPATCH_CONTENT_CHARS = 8_000;
 /** All of a served run_code result's `dispatches` as JSON, in bytes; further dispatches are counted in `dispatchesOmitted`. */
 export const MAX_MCP_DISPATCHES_BYTES = 4 * 1024 * 1024;
 
+// Configuration files (src/config, docs/config.md).
+/** A user or project config file larger than this is refused unread (it holds settings and rules, nothing more). */
+export const MAX_CONFIG_FILE_BYTES = 256 * 1024;
+
 // The MCP client: the `mcp` row (src/mcp/client, docs/mcp.md).
 /** A `--mcp-config` file larger than this is refused unread (it lists servers, nothing more). */
 export const MAX_MCP_CONFIG_FILE_BYTES = 256 * 1024;

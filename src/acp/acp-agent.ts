@@ -37,6 +37,8 @@ export interface AcpAgentOptions {
   readonly harness: Omit<HarnessOptions, 'cwd'>;
   readonly model?: string;
   readonly baseUrl?: string;
+  /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`). */
+  readonly apiKeyEnv?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly approve: ApprovalPolicy;
   readonly sessionDir: string;
@@ -59,6 +61,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
   const model = resolveModel({
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}),
     env: options.env,
   });
   ensureSessionDir(options.sessionDir);
@@ -249,6 +252,10 @@ async function askEditor(client: acp.AgentContext, sessionId: string, request: A
       options: [
         { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
         { optionId: 'allow-tool', name: `Always allow ${request.tool} in this session`, kind: 'allow_always' },
+        // Saved to the user's config file, so later sessions do not ask either (docs/config.md).
+        ...(request.alwaysAllow !== undefined
+          ? [{ optionId: 'allow-always', name: `Always allow \`${request.alwaysAllow.rule}\`${request.alwaysAllow.file !== undefined ? ' (saved to your config)' : ''}`, kind: 'allow_always' as const }]
+          : []),
         { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
       ],
     },
@@ -258,5 +265,6 @@ async function askEditor(client: acp.AgentContext, sessionId: string, request: A
   if (outcome.outcome === 'cancelled') return { decision: 'deny', reason: 'the editor cancelled the request' };
   if (outcome.optionId === 'allow') return { decision: 'allow' };
   if (outcome.optionId === 'allow-tool') return { decision: 'allow-tool' };
+  if (outcome.optionId === 'allow-always' && request.alwaysAllow !== undefined) return { decision: 'allow-always' };
   return { decision: 'deny' };
 }

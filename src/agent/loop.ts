@@ -123,6 +123,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
         ...(parentId !== undefined ? { parentId } : {}),
         args: e.args,
         ...(e.why !== undefined ? { why: e.why } : {}),
+        ...(e.alwaysAllow !== undefined ? { alwaysAllow: e.alwaysAllow.rule } : {}),
       });
     } else {
       record({

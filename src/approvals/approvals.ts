@@ -12,6 +12,8 @@ import type { JsonValue } from '../json.js';
 import type { SessionEvent } from '../session/events.js';
 import type { BlockDecision, ToolCall } from '../tools/tool-runtime.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
+import { describeRule, ApprovalRuleSet } from './approval-rule-set.js';
+import { describeRuleFor } from './approval-rules.js';
 
 /**
  * `never`: nothing asks (the calls run as the policy of the sandbox and tools allows).
@@ -35,6 +37,12 @@ export interface ApprovalRequest {
    * time), or a program that no sandbox can keep from writing the workspace.
    */
   readonly why?: string;
+  /**
+   * What an `allow-always` answer would save (docs/config.md, "Approval rules"): the rule as written
+   * in the file (`bash: npm test`) and the file, when one is configured. Absent where such an answer
+   * counts for this call only (a protected path): front-ends then offer no "always".
+   */
+  readonly alwaysAllow?: { readonly rule: string; readonly file?: string };
 }
 
 export type ApprovalAnswer =
@@ -42,6 +50,11 @@ export type ApprovalAnswer =
   | { readonly decision: 'allow' }
   /** This call and every later call of the same tool while the approvals stay installed (one session). */
   | { readonly decision: 'allow-tool' }
+  /**
+   * This call, and a rule for calls like it (request.alwaysAllow) from now on: in force at once and
+   * appended to the user's config file, so later sessions do not ask either.
+   */
+  | { readonly decision: 'allow-always' }
   /** The model sees the reason. */
   | { readonly decision: 'deny'; readonly reason?: string };
 
@@ -57,8 +70,11 @@ export type ApprovalEvent =
       readonly tool: string;
       readonly parentId?: string;
       readonly decision: ApprovalAnswer['decision'];
-      /** `person`: a front-end's answer; `session`: allowed earlier for the session; `policy`: no one could be asked, or the wait was aborted. */
-      readonly by: 'person' | 'session' | 'policy';
+      /**
+       * `person`: a front-end's answer; `session`: allowed earlier for the session; `policy`: no one
+       * could be asked, or the wait was aborted; `rule`: an approval rule of a config file (the reason names it).
+       */
+      readonly by: 'person' | 'session' | 'policy' | 'rule';
       readonly reason?: string;
     };
 
@@ -110,8 +126,11 @@ export function installApprovals(scope: Context, options: ApprovalOptions): Disp
   return attach(scope, options, new Set<string>(options.allowedTools ?? []));
 }
 
-function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<string>): Disposer {
+function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<string>, shared?: ApprovalRuleSet): Disposer {
   const ask = new Set(options.ask ?? []);
+  // The harness's rules (its config files); without any, "always allow" answers hold for this process only.
+  const rules = shared ?? scope.get('approvalRules') ?? new ApprovalRuleSet();
+  const workspace = scope.get('harness')?.cwd ?? process.cwd();
   // Programs of run_code calls in flight, so a sub-call's request can show the program it came from.
   const programs = new Map<string, { program?: string; description?: string }>();
 
@@ -119,6 +138,22 @@ function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<stri
     if (call.name === RUN_CODE_TOOL_NAME || options.policy === 'never') return false;
     if (options.policy === 'all' || ask.has(call.name)) return true;
     return scope.tools.executionMode(call.name, { scope: call.scope, ...(call.parent ? { parent: call.parent } : {}) }) === 'exclusive';
+  };
+
+  /** An allow rule that spares this ordinary ask (never a protected path's: `confirm` with `always`). */
+  const allowedByRule = (request: ApprovalRequest): boolean => {
+    const rule = rules.allowing({ tool: request.tool, args: request.args }, workspace);
+    if (rule === undefined) return false;
+    scope.emit('tool/approval', {
+      stage: 'answer',
+      id: request.id,
+      tool: request.tool,
+      ...(request.parent !== undefined ? { parentId: request.parent.id } : {}),
+      decision: 'allow',
+      by: 'rule',
+      reason: `allowed by the ${describeRule(rule)}`,
+    });
+    return true;
   };
 
   /** One request and its answer; undefined for a yes, else the reason of the no. */
@@ -137,7 +172,11 @@ function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<stri
       answered('allow', 'session');
       return undefined;
     }
-    scope.emit('tool/approval', { stage: 'request', ...request });
+    if (!always && allowedByRule(request)) return undefined;
+    const asked: ApprovalRequest = always
+      ? request
+      : { ...request, alwaysAllow: { rule: describeRuleFor(request, workspace), ...(rules.saveTo !== undefined ? { file: rules.saveTo } : {}) } };
+    scope.emit('tool/approval', { stage: 'request', ...asked });
     if (options.approver === undefined) {
       const reason = always
         ? `${request.why ?? `the call to "${request.tool}" needs a person's yes`}; no one can be asked here, so it is refused. ` +
@@ -151,7 +190,7 @@ function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<stri
     // program is never left running past its deadline while one of its calls waits.
     let answer: ApprovalAnswer;
     try {
-      answer = await waitForAnswer(options.approver, request, signal);
+      answer = await waitForAnswer(options.approver, asked, signal);
     } catch (error) {
       const reason = signal.aborted ? 'the call was aborted while it waited for approval' : `asking for approval failed: ${error instanceof Error ? error.message : String(error)}`;
       answered('deny', 'policy', reason);
@@ -162,9 +201,18 @@ function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<stri
       answered('deny', 'person', reason);
       return reason;
     }
-    // A protected path is asked every time: "allow for the session" answers only this call there.
-    if (answer.decision === 'allow-tool' && !always) allowedTools.add(request.tool);
-    answered(always && answer.decision === 'allow-tool' ? 'allow' : answer.decision, 'person');
+    // A protected path is asked every time: "allow for the session" or "always" answers only this call there.
+    if (always) {
+      answered('allow', 'person');
+      return undefined;
+    }
+    if (answer.decision === 'allow-tool') allowedTools.add(request.tool);
+    if (answer.decision === 'allow-always') {
+      const { rule, error } = rules.remember(request, workspace);
+      answered('allow-always', 'person', error === undefined ? `saved the ${describeRule(rule)}` : `the ${describeRule(rule)} holds for this process only: ${error}`);
+      return undefined;
+    }
+    answered(answer.decision, 'person');
     return undefined;
   };
 
@@ -194,7 +242,7 @@ function attach(scope: Context, options: ApprovalOptions, allowedTools: Set<stri
       const shown = parent !== undefined && program !== undefined ? { ...request, parent: { ...program, ...parent } } : request;
       return decide(shown, signal, confirmOptions?.always === true);
     },
-    installOn: (other) => attach(other, options, allowedTools),
+    installOn: (other) => attach(other, options, allowedTools, rules),
   };
   // The first installation on a registry provides the service; a second one (not done by the
   // front-ends) only adds its listener.
@@ -229,7 +277,7 @@ function waitForAnswer(approver: Approver, request: ApprovalRequest, signal: Abo
 function isAnswer(value: unknown): value is ApprovalAnswer {
   if (typeof value !== 'object' || value === null) return false;
   const decision = (value as { decision?: unknown }).decision;
-  return decision === 'allow' || decision === 'allow-tool' || decision === 'deny';
+  return decision === 'allow' || decision === 'allow-tool' || decision === 'allow-always' || decision === 'deny';
 }
 
 function programOf(args: JsonValue): { program?: string; description?: string } {

@@ -27,6 +27,8 @@ export interface RunOptions extends PolicyOptions {
   readonly task: string;
   readonly model?: string;
   readonly baseUrl?: string;
+  /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`). */
+  readonly apiKeyEnv?: string;
   readonly maxSteps?: number;
   readonly sessionDir?: string;
   readonly json?: boolean;
@@ -51,6 +53,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   const model = resolveModel({
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}),
     env: options.env,
   });
   const dir = sessionDirOf(options);

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
+import { createHarness, type ExtraPluginRow, type Harness, type HarnessOptions } from '../harness.js';
 import { renderJson } from '../json.js';
 import { mcpConfigRow } from '../mcp/client/config.js';
 import { execProgram, type ExecJson } from '../ptc/exec-program.js';
@@ -33,6 +33,8 @@ export interface WorkspaceOptions {
   readonly plugins?: readonly string[];
   /** `--mcp-config <file>` (repeatable): each file appends an `mcp` row (docs/mcp.md). */
   readonly mcpConfigs?: readonly string[];
+  /** Rows the config files add: their `mcpServers` (docs/config.md). */
+  readonly configRows?: readonly ExtraPluginRow[];
 }
 
 /** `ptc tools [--json]`: the visible tools with their schemas. */
@@ -72,13 +74,14 @@ export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 
 }
 
 /** The harness settings a CLI command takes from its flags (workspace, preset, plugins, deadline, sandbox policy). */
-export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet' | 'protect'>;
+export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet' | 'protect' | 'approvalRules'>;
 
 /** HarnessOptions from CLI flags: `--plugin` files become rows relative to the command's cwd. */
 export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls'>): HarnessOptions {
-  const { plugins, mcpConfigs, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, protect, maxParallelSubCalls } = options;
+  const { plugins, mcpConfigs, configRows, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, protect, maxParallelSubCalls, approvalRules } = options;
   const rows = [
     ...(plugins ?? []).map((name) => ({ name, baseDir: process.cwd(), at: '--plugin' })),
+    ...(configRows ?? []),
     ...(mcpConfigs ?? []).map((file) => mcpConfigRow(file)),
   ];
   return {
@@ -92,6 +95,7 @@ export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, '
     ...(protect !== undefined && protect.length > 0 ? { protect } : {}),
     ...(maxParallelSubCalls !== undefined ? { maxParallelSubCalls } : {}),
     ...(rows.length > 0 ? { plugins: rows } : {}),
+    ...(approvalRules !== undefined ? { approvalRules } : {}),
   };
 }
 

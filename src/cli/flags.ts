@@ -3,6 +3,7 @@
 
 import { InvalidArgumentError } from 'commander';
 import type { ApprovalPolicy } from '../approvals/approvals.js';
+import type { ConfigOptionValues } from './config-options.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 
 /** A repeatable flag: each use appends. */
@@ -27,8 +28,8 @@ export function integer(flag: string, min: number, max: number, what = `${flag} 
   };
 }
 
-/** The workspace, deadline and sandbox flags of exec, run, chat, acp, mcp serve and ui. */
-export interface PolicyFlags {
+/** The workspace, deadline and sandbox flags of exec, run, chat, acp, mcp serve and ui (and what the config files add, config-options.ts). */
+export interface PolicyFlags extends Pick<ConfigOptionValues, 'approvalRules' | 'configRows'> {
   preset: string;
   plugin?: string[];
   mcpConfig?: string[];
@@ -45,6 +46,8 @@ export interface PolicyFlags {
 /** The agent's flags of run, chat, acp and ui: model, step bound, session directory, approvals. */
 export interface AgentFlags {
   model?: string;
+  /** The config's `apiKeyEnv` (config-options.ts): the variable holding the key. */
+  apiKeyEnv?: string;
   baseUrl?: string;
   maxSteps?: number;
   sessionDir?: string;
@@ -67,5 +70,7 @@ export function policyFromFlags(o: PolicyFlags) {
     allowNet: o.allowNet === true,
     protect: o.protect ?? [],
     json: o.json === true,
+    ...(o.approvalRules !== undefined ? { approvalRules: o.approvalRules } : {}),
+    ...(o.configRows !== undefined ? { configRows: o.configRows } : {}),
   };
 }

@@ -16,6 +16,8 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
+import type { ExtraPluginRow } from '../harness.js';
+import { buildConfigCommand } from './config-command.js';
 import { evalCommand } from './eval-command.js';
 import { collect, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
 import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
@@ -51,6 +53,7 @@ function addAgentOptions(command: Command, approveDefault: 'never' | 'writes', c
 function agentFromFlags(o: AgentFlags) {
   return {
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.apiKeyEnv !== undefined ? { apiKeyEnv: o.apiKeyEnv } : {}),
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
     ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
@@ -177,6 +180,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
           harness,
           ...(o.model !== undefined ? { model: o.model } : {}),
           ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+          ...(o.apiKeyEnv !== undefined ? { apiKeyEnv: o.apiKeyEnv } : {}),
           ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
           env: process.env,
           approve: o.approve,
@@ -191,6 +195,12 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     },
   );
 
+  // The config files fill what the command line did not give (docs/config.md).
+  program.hook('preAction', async (_program, action) => {
+    const { applyConfig } = await import('./config-options.js');
+    await applyConfig(action, process.env, (line) => void process.stderr.write(`${line}\n`));
+  });
+  program.addCommand(buildConfigCommand(print));
   program.addCommand(buildUiCommand());
   program.addCommand(buildTrustCommand(print));
   program.addCommand(evalCommand(print));
@@ -296,8 +306,14 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   return program;
 }
 
-function workspaceFlags(o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string }) {
-  return { preset: o.preset, plugins: o.plugin ?? [], mcpConfigs: o.mcpConfig ?? [], ...(o.cwd !== undefined ? { cwd: o.cwd } : {}) };
+function workspaceFlags(o: { preset: string; plugin?: string[]; mcpConfig?: string[]; cwd?: string; configRows?: ExtraPluginRow[] }) {
+  return {
+    preset: o.preset,
+    plugins: o.plugin ?? [],
+    mcpConfigs: o.mcpConfig ?? [],
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    ...(o.configRows !== undefined ? { configRows: o.configRows } : {}),
+  };
 }
 
 function packageVersion(): string {

@@ -55,6 +55,7 @@ async function runUi(o: UiFlags, io: UiCommandIo): Promise<void> {
     defaultPreset: o.preset,
     ...(o.model !== undefined ? { model: o.model } : {}),
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+    ...(o.apiKeyEnv !== undefined ? { apiKeyEnv: o.apiKeyEnv } : {}),
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
     env: io.env,
     sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: io.env }),

@@ -5,6 +5,7 @@ import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
+import { DEFAULT_MODEL } from './default-model.js';
 
 export type ProviderName = 'deepseek' | 'openai' | 'openai-compatible' | 'anthropic';
 
@@ -36,9 +37,11 @@ export interface ResolveModelOptions {
   env?: Record<string, string | undefined>;
   /** Passed to the provider; defaults to the global fetch. */
   fetch?: typeof fetch;
+  /** The environment variable holding the key instead of the provider's own (`apiKeyEnv` of a config file, docs/config.md). */
+  apiKeyVar?: string;
 }
 
-export const DEFAULT_MODEL = 'deepseek:deepseek-chat';
+export { DEFAULT_MODEL };
 
 interface ProviderSpec {
   readonly apiKeyVar: string;
@@ -68,12 +71,12 @@ function providerList(): string {
   return `${keyed.join(', ')}, or --base-url <url> --model <id> for any OpenAI-compatible server`;
 }
 
-function missingKeyMessage(provider: KeyedProvider): string {
+function missingKeyMessage(provider: KeyedProvider, keyVar: string): string {
   const alternatives = Object.entries(PROVIDERS)
     .filter(([name]) => name !== provider)
     .map(([name, spec]) => `${name}:<id> (${spec.apiKeyVar})`);
   return (
-    `${PROVIDERS[provider].apiKeyVar} is not set. Export it, or pick another provider with ` +
+    `${keyVar} is not set${keyVar === PROVIDERS[provider].apiKeyVar ? '' : ' (apiKeyEnv names it)'}. Export it, or pick another provider with ` +
     `--model ${alternatives.join(' / ')}, or a local server with ${OLLAMA_HINT}.`
   );
 }
@@ -118,7 +121,8 @@ export function resolveModel(options: ResolveModelOptions = {}): ResolvedModel {
         `--base-url needs --model <id>: the model name the server knows (e.g. --model llama3.2 for Ollama).`,
       );
     }
-    const apiKey = readKey(env, COMPATIBLE_KEY_VAR);
+    const keyVar = options.apiKeyVar ?? COMPATIBLE_KEY_VAR;
+    const apiKey = readKey(env, keyVar);
     const provider = createOpenAICompatible({
       name: COMPATIBLE,
       baseURL: baseUrl,
@@ -131,7 +135,7 @@ export function resolveModel(options: ResolveModelOptions = {}): ResolvedModel {
       modelId,
       label: `${COMPATIBLE}:${modelId}`,
       baseUrl,
-      apiKeyVar: COMPATIBLE_KEY_VAR,
+      apiKeyVar: keyVar,
       hasApiKey: apiKey !== undefined,
       model: provider.chatModel(modelId),
     };
@@ -156,9 +160,10 @@ export function resolveModel(options: ResolveModelOptions = {}): ResolvedModel {
     throw new ConfigError(`--model "${spec}" has no model id; expected e.g. ${PROVIDERS[providerName].example}.`);
   }
 
-  const { apiKeyVar, defaultBaseUrl } = PROVIDERS[providerName];
+  const { defaultBaseUrl } = PROVIDERS[providerName];
+  const apiKeyVar = options.apiKeyVar ?? PROVIDERS[providerName].apiKeyVar;
   const apiKey = readKey(env, apiKeyVar);
-  if (apiKey === undefined) throw new ConfigError(missingKeyMessage(providerName));
+  if (apiKey === undefined) throw new ConfigError(missingKeyMessage(providerName, apiKeyVar));
   const baseUrl =
     options.providerBaseUrl !== undefined ? parseBaseUrl(options.providerBaseUrl, 'The provider base URL') : defaultBaseUrl;
   const common = { apiKey, baseURL: baseUrl, fetch: fetchImpl };

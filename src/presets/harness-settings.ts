@@ -1,6 +1,7 @@
 // The `harness` service: the settings a harness was created with, provided on its root context
 // before any preset row loads, so rows (shipped or the user's) build on the same policy and options.
 
+import type { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
 import type { PtcRuntime, SandboxMode } from '../ptc-runtime/types.js';
 import type { ProcessPoolOptions } from '../ptc-runtime-process/options.js';
 import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
@@ -25,6 +26,8 @@ export interface HarnessSettings {
   readonly runtimePool?: ProcessPoolOptions | false;
   /** The library caller trusted the workspace (`trustWorkspace: true`): a subagent's harness uses the same decision (docs/presets.md, "Trust"). */
   readonly trustWorkspace?: true;
+  /** The harness's approval rules (HarnessOptions.approvalRules): a subagent's harness follows the same set. */
+  readonly approvalRules?: ApprovalRuleSet;
 }
 
 declare module '../context/context.js' {

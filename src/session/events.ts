@@ -84,9 +84,11 @@ export type SessionEvent = SessionLineMeta &
         args?: JsonValue;
         /** request: why it asks beyond the policy (a protected path, a program no sandbox holds). */
         why?: string;
+        /** request: the rule an `allow-always` answer would save (`bash: npm test`); absent where none can be. */
+        alwaysAllow?: string;
         /** answer: what was decided, by whom, and the reason the model sees on a deny. */
-        decision?: 'allow' | 'allow-tool' | 'deny';
-        by?: 'person' | 'session' | 'policy';
+        decision?: 'allow' | 'allow-tool' | 'allow-always' | 'deny';
+        by?: 'person' | 'session' | 'policy' | 'rule';
         reason?: string;
       }
     | { type: 'context/deferred'; ts: string; step: number; source: string; text: string }

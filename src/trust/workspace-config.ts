@@ -5,6 +5,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ruleText } from '../approvals/approval-rules.js';
+import { projectConfigPath } from '../config/config-paths.js';
+import { readConfigFile } from '../config/load-config-file.js';
 import { ConfigError } from '../errors.js';
 import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES } from '../limits.js';
 import { SHIPPED_PLUGINS } from '../presets/assemble.js';
@@ -25,6 +28,8 @@ export interface WorkspacePackage {
 export interface WorkspaceConfig {
   /** The workspace's real path: what trust is keyed by. */
   readonly workspace: string;
+  /** `.ptc/config.yaml` (docs/config.md), with its approval rules, or the problem when it does not load. */
+  readonly configFile?: { readonly file: string; readonly rules: readonly string[]; readonly invalid?: string };
   /** Preset files under `.ptc/presets/`, each with the problem when it does not parse. */
   readonly presets: readonly { readonly file: string; readonly invalid?: string }[];
   /** Plugin files the workspace's preset rows name (imported on the host). */
@@ -164,6 +169,21 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     }
   }
 
+  // The project config file: its MCP servers start on the host and its allow rules skip asks.
+  const configPath = projectConfigPath(root);
+  let configFile: { file: string; rules: string[]; invalid?: string } | undefined;
+  if (fs.existsSync(configPath)) {
+    hash(configPath);
+    try {
+      const loaded = readConfigFile(configPath);
+      configFile = { file: configPath, rules: (loaded?.rules ?? []).map((r) => `${r.effect} ${ruleText(r)}`) };
+      const servers = loaded?.values.mcpServers ?? {};
+      commands.push(...mcpCommands({ index: 0, name: 'mcp', at: configPath, baseDir: root, config: { mcpServers: servers } }));
+    } catch (error) {
+      configFile = { file: configPath, rules: [], invalid: (error as Error).message.split('\n')[0]! };
+    }
+  }
+
   drain();
 
   const files = [...hashed.keys()].sort();
@@ -178,6 +198,7 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
   const digest = `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
   return {
     workspace: root,
+    ...(configFile !== undefined ? { configFile } : {}),
     presets,
     plugins: [...plugins].map(([file, missing]) => ({ file, missing })),
     packages: [...packages.values()],
@@ -203,6 +224,13 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
     'preset files (read)',
     config.presets.map((p) => `${show(p.file)}${p.invalid ? `  (invalid: ${p.invalid})` : ''}`),
   );
+  if (config.configFile !== undefined) {
+    const c = config.configFile;
+    section('config file (settings, approval rules, MCP servers)', [
+      `${show(c.file)}${c.invalid ? `  (invalid: ${c.invalid})` : ''}`,
+      ...c.rules.map((r) => `  rule: ${r}`),
+    ]);
+  }
   section('plugin files (imported: they run on the host)', config.plugins.map((p) => `${show(p.file)}${p.missing ? '  (missing)' : ''}`));
   section(
     'packages (imported from the workspace)',
@@ -211,7 +239,7 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
   section('MCP server commands (started on the host)', config.commands.map((c) => c.replace(config.workspace + path.sep, '')));
   section('modules those import, and the files of workspace packages (imported: they run on the host)', config.imported.map(show));
   section('computed imports (not followed: what they load is the trusted code\'s own choice)', config.computed.map(show));
-  const listed = new Set([...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file), ...config.imported]);
+  const listed = new Set([...(config.configFile ? [config.configFile.file] : []), ...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file), ...config.imported]);
   section('other files in the digest', config.files.filter((f) => !listed.has(f)).map(show));
   out.push(`  digest ${config.digest}`);
   return out.join('\n');

@@ -252,7 +252,7 @@ function turnRequest(body: Record<string, unknown>) {
 function approvalAnswer(body: Record<string, unknown>): { id: string; answer: ApprovalAnswer } {
   const { id, decision, reason } = body;
   if (typeof id !== 'string' || id === '') throw new HarnessError('CONFIG', 'An approval needs the call "id".');
-  if (decision === 'allow' || decision === 'allow-tool') return { id, answer: { decision } };
+  if (decision === 'allow' || decision === 'allow-tool' || decision === 'allow-always') return { id, answer: { decision } };
   if (decision === 'deny') return { id, answer: { decision, ...(typeof reason === 'string' && reason.trim() !== '' ? { reason: reason.trim() } : {}) } };
-  throw new HarnessError('CONFIG', 'An approval "decision" is allow, allow-tool or deny.');
+  throw new HarnessError('CONFIG', 'An approval "decision" is allow, allow-tool, allow-always or deny.');
 }

@@ -38,6 +38,8 @@ export interface UiRunSettings {
   /** `--model` (a `provider:id`, or the model id with `baseUrl`). */
   readonly model?: string;
   readonly baseUrl?: string;
+  /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`). */
+  readonly apiKeyEnv?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly sessionDir: string;
   /** `--approve`; `ptc ui`'s default is `writes`. */
@@ -221,6 +223,7 @@ export class SessionHub {
     return resolveModel({
       ...(wanted !== undefined ? { model: wanted } : {}),
       ...(this.settings.baseUrl !== undefined ? { baseUrl: this.settings.baseUrl } : {}),
+      ...(this.settings.apiKeyEnv !== undefined ? { apiKeyVar: this.settings.apiKeyEnv } : {}),
       env: this.settings.env,
     });
   }

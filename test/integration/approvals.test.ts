@@ -83,7 +83,8 @@ describe('approvals', () => {
       { policy: 'writes', approver },
     );
     expect(fs.readFileSync(path.join(workspace, 'out.txt'), 'utf8')).toBe('yes\n');
-    expect(asked).toEqual([{ id: 'w1', tool: 'write', args: { path: 'out.txt', content: 'yes\n' } }]);
+    // alwaysAllow: what an "always allow" answer would save (no config file here, so no file).
+    expect(asked).toEqual([{ id: 'w1', tool: 'write', args: { path: 'out.txt', content: 'yes\n' }, alwaysAllow: { rule: 'write: out.txt' } }]);
     expect(approvalsOf(events)).toMatchObject([
       { stage: 'request', id: 'w1', tool: 'write', args: { path: 'out.txt', content: 'yes\n' } },
       { stage: 'answer', id: 'w1', tool: 'write', decision: 'allow', by: 'person' },
@@ -118,7 +119,13 @@ describe('approvals', () => {
     expect(fs.readFileSync(path.join(workspace, 'b.txt'), 'utf8')).toBe('B');
     // allow-tool: the second write of the session is not asked again.
     expect(asked).toEqual([
-      { id: 'p1:ptc:1', tool: 'write', args: { path: 'a.txt', content: 'A' }, parent: { id: 'p1', tool: 'run_code', program, description: 'write two files' } },
+      {
+        id: 'p1:ptc:1',
+        tool: 'write',
+        args: { path: 'a.txt', content: 'A' },
+        parent: { id: 'p1', tool: 'run_code', program, description: 'write two files' },
+        alwaysAllow: { rule: 'write: a.txt' },
+      },
     ]);
     expect(approvalsOf(events)).toMatchObject([
       { stage: 'request', id: 'p1:ptc:1', parentId: 'p1', tool: 'write' },

@@ -138,6 +138,7 @@ export function ApprovalCard({ card, parent, live, onAnswer }) {
       ? html`<div class="actions">
           <button class="allow" disabled=${sending} onClick=${() => answer('allow')}>Allow once</button>
           <button class="allow-tool" disabled=${sending} onClick=${() => answer('allow-tool')}>Allow ${card.tool} for this session</button>
+          ${card.alwaysAllow && html`<button class="allow-always" disabled=${sending} onClick=${() => answer('allow-always')}>Always allow <code>${card.alwaysAllow}</code></button>`}
           <input class="deny-reason" placeholder="reason (the model sees it)" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} />
           <button class="deny" disabled=${sending} onClick=${() => answer('deny')}>Deny</button>
         </div>`

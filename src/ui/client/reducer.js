@@ -11,7 +11,7 @@
  *       status: 'running' | 'ok' | 'error', content?: string, error?: { code: string, message: string },
  *       program?: string, description?: string, subCalls: SubCall[] }
  *   | { kind: 'approval', key: string, id: string, tool: string, args: unknown, parentId?: string,
- *       decision?: 'allow' | 'allow-tool' | 'deny', by?: string, reason?: string }
+ *       alwaysAllow?: string, decision?: 'allow' | 'allow-tool' | 'allow-always' | 'deny', by?: string, reason?: string }
  *   | { kind: 'notice', key: string, tone: 'error' | 'info', text: string }
  *   | { kind: 'end', key: string, reason: string, steps: number, error?: string }} Item
  * @typedef {{ items: Item[], count: number, open: boolean }} SessionView
@@ -98,7 +98,7 @@ export function applyEvent(view, event) {
       }));
     case 'tool/approval':
       if (event.stage === 'request') {
-        return add({ kind: 'approval', key: `approval-${event.id}`, id: event.id, tool: event.tool, args: event.args, ...(event.parentId ? { parentId: event.parentId } : {}) });
+        return add({ kind: 'approval', key: `approval-${event.id}`, id: event.id, tool: event.tool, args: event.args, ...(event.parentId ? { parentId: event.parentId } : {}), ...(event.alwaysAllow ? { alwaysAllow: event.alwaysAllow } : {}) });
       }
       // An answer by the session (allowed earlier for the tool) has no request line: show it as a settled card.
       if (!view.items.some((item) => item.key === `approval-${event.id}`)) {

@@ -1,0 +1,105 @@
+// The config files under the command line (docs/config.md): before a command's action runs, its
+// options that the command line did not give are filled from the environment and the config files,
+// and the lists the files add (protected paths, approval rules, MCP servers) are set beside them.
+// Registered as one preAction hook in main.ts; it loads its modules only when a command runs, so
+// `ptc --help` pays nothing.
+
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { ExtraPluginRow } from '../harness.js';
+import type { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
+import type { SettingKey } from '../config/effective-config.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a command takes from the config: its model, its workspace lists, approvals. */
+type Use = 'preset' | 'model' | 'maxSteps' | 'approve' | 'workspace' | 'mcp';
+
+/** By command path. ptc run and exec keep `--approve never` unless the flag says otherwise: no one is there to ask. */
+const USES: Readonly<Record<string, readonly Use[]>> = {
+  exec: ['preset', 'workspace'],
+  'mcp serve': ['preset', 'workspace'],
+  tools: ['preset', 'mcp'],
+  sdk: ['preset', 'mcp'],
+  run: ['preset', 'model', 'maxSteps', 'workspace'],
+  chat: ['preset', 'model', 'maxSteps', 'approve', 'workspace'],
+  acp: ['preset', 'model', 'maxSteps', 'approve', 'workspace'],
+  ui: ['preset', 'model', 'maxSteps', 'approve', 'workspace'],
+  eval: ['model'],
+};
+
+/** The option attribute and flag of each setting a command has. */
+const OPTION_OF: Readonly<Partial<Record<SettingKey, { attr: string; flag: string }>>> = {
+  model: { attr: 'model', flag: '--model' },
+  baseUrl: { attr: 'baseUrl', flag: '--base-url' },
+  preset: { attr: 'preset', flag: '--preset' },
+  approve: { attr: 'approve', flag: '--approve' },
+  maxSteps: { attr: 'maxSteps', flag: '--max-steps' },
+};
+
+/** What the hook adds to a command's options (PolicyFlags, AgentFlags). */
+export interface ConfigOptionValues {
+  apiKeyEnv?: string;
+  approvalRules?: ApprovalRuleSet;
+  configRows?: ExtraPluginRow[];
+}
+
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c !== null && c.parent !== null; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The preAction hook: fills `command`'s options from the environment and config files. */
+export async function applyConfig(command: Command, env: Env, note: (line: string) => void): Promise<void> {
+  const uses = USES[commandPath(command)];
+  if (uses === undefined) return;
+  const o = command.opts() as Record<string, unknown>;
+  // An eval that replays or resumes takes no model (or keeps its run's).
+  if (commandPath(command) === 'eval' && (o['replay'] === true || o['resume'] !== undefined)) return;
+  const [{ loadConfigFiles, ruleSetOf }, { effectiveConfig }, { modelChoice }] = await Promise.all([
+    import('../config/load-config.js'),
+    import('../config/effective-config.js'),
+    import('../config/model-settings.js'),
+  ]);
+  const has = (use: Use) => uses.includes(use);
+  const workspace = has('workspace') || has('mcp') ? path.resolve(typeof o['cwd'] === 'string' ? o['cwd'] : process.cwd()) : undefined;
+  const files = await loadConfigFiles({ env, ...(workspace !== undefined ? { workspace } : {}) });
+  if (files.project?.ignored !== undefined) note(`ptc: note: ignored ${files.project.file} (${files.project.ignored}).`);
+
+  const flags: Record<string, { value: unknown; flag: string }> = {};
+  for (const [key, option] of Object.entries(OPTION_OF)) {
+    if (command.getOptionValueSource(option.attr) === 'cli') flags[key] = { value: o[option.attr], flag: option.flag };
+  }
+  const config = effectiveConfig({
+    ...(files.user.loaded !== undefined ? { user: files.user.loaded } : {}),
+    ...(files.project?.loaded !== undefined ? { project: files.project.loaded } : {}),
+    env,
+    flags: flags as never,
+  });
+  const { settings } = config;
+  const set = (attr: string, value: unknown) => command.setOptionValueWithSource(attr, value, 'config');
+  const fromConfig = (key: SettingKey) => {
+    const setting = settings[key];
+    return setting !== undefined && setting.layer !== 'flag' ? setting.value : undefined;
+  };
+  if (has('preset') && fromConfig('preset') !== undefined) set('preset', fromConfig('preset'));
+  if (has('approve') && fromConfig('approve') !== undefined) set('approve', fromConfig('approve'));
+  if (has('maxSteps') && fromConfig('maxSteps') !== undefined) set('maxSteps', fromConfig('maxSteps'));
+  if (has('model')) {
+    const choice = modelChoice(settings);
+    set('model', choice.model);
+    set('baseUrl', choice.baseUrl);
+    if (choice.apiKeyEnv !== undefined) set('apiKeyEnv', choice.apiKeyEnv);
+  }
+  if (has('workspace')) {
+    const protect = Array.isArray(o['protect']) ? (o['protect'] as string[]) : [];
+    // A project file's paths are relative to its workspace, a user file's to the command's (its --cwd).
+    if (config.protect.length > 0) set('protect', [...config.protect.map((p) => path.resolve(workspace!, p.value)), ...protect]);
+    set('approvalRules', ruleSetOf(config, files));
+  }
+  if (has('workspace') || has('mcp')) {
+    const rows: ExtraPluginRow[] = config.mcpServers.map(({ file, servers }) => ({ name: 'mcp', config: { mcpServers: servers }, at: `mcpServers of ${file}` }));
+    if (rows.length > 0) set('configRows', rows);
+  }
+}

@@ -1,0 +1,41 @@
+// The keys of a ptc config file (docs/config.md, "Keys"), one schema for the user and the project
+// file. Values are checked here once, at load time; which of them a command uses is
+// effective-config.ts's business.
+
+import { z } from 'zod';
+import { mcpConfigSchema } from '../mcp/client/config.js';
+
+export const PROVIDERS = ['deepseek', 'openai', 'anthropic', 'openai-compatible'] as const;
+export const APPROVE_VALUES = ['never', 'writes', 'all'] as const;
+
+/** An approval rule entry: `"bash: npm test*"`, or the map YAML makes of it unquoted (`- bash: npm test*`). */
+const ruleEntry = z.union([z.string(), z.record(z.string(), z.union([z.string(), z.array(z.string())]))], {
+  error: 'a rule is a string "tool" or "tool: pattern", e.g. "bash: npm test*"',
+});
+
+const permissionsSchema = z.strictObject({
+  allow: z.array(ruleEntry, { error: 'set it to a list of rules, e.g. ["bash: npm test*", "write: src/**"]' }).optional(),
+  deny: z.array(ruleEntry, { error: 'set it to a list of rules, e.g. ["bash: rm *"]' }).optional(),
+});
+
+export const configSchema = z.strictObject({
+  provider: z.enum(PROVIDERS, { error: `set it to one of ${PROVIDERS.join(', ')}` }).optional(),
+  model: z.string({ error: 'set it to a model id, e.g. deepseek-chat or deepseek:deepseek-chat' }).trim().min(1).optional(),
+  baseUrl: z.string({ error: 'set it to the server URL, e.g. http://127.0.0.1:11434/v1' }).trim().min(1).optional(),
+  apiKeyEnv: z
+    .string({ error: 'set it to the name of the environment variable that holds the key' })
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'set it to the name of the environment variable that holds the key (letters, digits, _), not to the key itself')
+    .optional(),
+  preset: z.string({ error: 'set it to a preset name (ptc presets list) or a path' }).trim().min(1).optional(),
+  approve: z.enum(APPROVE_VALUES, { error: `set it to one of ${APPROVE_VALUES.join(', ')}` }).optional(),
+  maxSteps: z.number({ error: 'set it to a positive integer' }).int('set it to a positive integer').positive('set it to a positive integer').optional(),
+  protect: z.array(z.string().min(1), { error: 'set it to a list of paths, e.g. [secrets, .env]' }).optional(),
+  mcpServers: mcpConfigSchema.shape.mcpServers.optional(),
+  permissions: permissionsSchema.optional(),
+});
+
+export type ConfigValues = z.infer<typeof configSchema>;
+
+/** The top-level keys, for "did you mean". */
+export const CONFIG_KEYS: readonly string[] = Object.keys(configSchema.shape);
+export const PERMISSION_KEYS: readonly string[] = Object.keys(permissionsSchema.shape);

@@ -1,0 +1,107 @@
+// The settings a command runs with (docs/config.md, "Precedence"): flag > environment > project
+// file > user file > default, each value with where it came from. Lists add up instead: protected
+// paths, approval rules and MCP servers of both files are used together (a project server replaces
+// a user server of the same name).
+
+import { ConfigError } from '../errors.js';
+import type { ApprovalRule } from '../approvals/approval-rules.js';
+import type { McpServerConfig } from '../mcp/client/config.js';
+import { configSchema, type ConfigValues } from './config-schema.js';
+import type { LoadedConfigFile } from './load-config-file.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const SETTING_KEYS = ['provider', 'model', 'baseUrl', 'apiKeyEnv', 'preset', 'approve', 'maxSteps'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+export type SettingValue<K extends SettingKey> = NonNullable<ConfigValues[K]>;
+
+/** The environment variable of each setting. */
+export const ENV_OF: Readonly<Record<SettingKey, string>> = {
+  provider: 'PTC_PROVIDER',
+  model: 'PTC_MODEL',
+  baseUrl: 'PTC_BASE_URL',
+  apiKeyEnv: 'PTC_API_KEY_ENV',
+  preset: 'PTC_PRESET',
+  approve: 'PTC_APPROVE',
+  maxSteps: 'PTC_MAX_STEPS',
+};
+
+/** Highest first. */
+export type Layer = 'flag' | 'env' | 'project' | 'user' | 'default';
+
+export interface Setting<T> {
+  readonly value: T;
+  readonly layer: Layer;
+  /** `--model`, `env PTC_MODEL`, `/home/u/.config/ptc/config.yaml:3`, `default`. */
+  readonly origin: string;
+}
+
+export type Settings = { readonly [K in SettingKey]?: Setting<SettingValue<K>> };
+
+export interface ConfigSources {
+  readonly user?: LoadedConfigFile;
+  /** Only a trusted workspace's file (docs/security.md). */
+  readonly project?: LoadedConfigFile;
+  readonly env: Env;
+  /** Values the command line gave, by setting, with the flag that gave each. */
+  readonly flags?: { readonly [K in SettingKey]?: { readonly value: SettingValue<K>; readonly flag: string } };
+  /** Defaults of the command. */
+  readonly defaults?: { readonly [K in SettingKey]?: SettingValue<K> };
+}
+
+export interface EffectiveConfig {
+  readonly settings: Settings;
+  /** Protected paths of the files (the user's first), with their origins. */
+  readonly protect: readonly Setting<string>[];
+  /** Rules of both files, user first. */
+  readonly rules: readonly ApprovalRule[];
+  /** MCP servers of both files by file: the `mcp` rows they make. */
+  readonly mcpServers: readonly { readonly file: string; readonly servers: Readonly<Record<string, McpServerConfig>> }[];
+}
+
+export function effectiveConfig(sources: ConfigSources): EffectiveConfig {
+  const settings: Record<string, Setting<unknown>> = {};
+  for (const key of SETTING_KEYS) {
+    const setting = settingOf(key, sources);
+    if (setting !== undefined) settings[key] = setting;
+  }
+  const files = [sources.user, sources.project].filter((f): f is LoadedConfigFile => f !== undefined);
+  const protect = files.flatMap((f) => (f.values.protect ?? []).map((value, i) => ({ value, layer: layerOf(f, sources), origin: f.origin(['protect', i]) })));
+  const projectServers = sources.project?.values.mcpServers ?? {};
+  const mcpServers = files.flatMap((f) => {
+    const entries = Object.entries(f.values.mcpServers ?? {}).filter(([name]) => f === sources.project || !Object.hasOwn(projectServers, name));
+    return entries.length === 0 ? [] : [{ file: f.file, servers: Object.fromEntries(entries) }];
+  });
+  return { settings: settings as Settings, protect, rules: files.flatMap((f) => f.rules), mcpServers };
+}
+
+function layerOf(file: LoadedConfigFile, sources: ConfigSources): Layer {
+  return file === sources.project ? 'project' : 'user';
+}
+
+function settingOf<K extends SettingKey>(key: K, sources: ConfigSources): Setting<SettingValue<K>> | undefined {
+  const flag = sources.flags?.[key];
+  if (flag !== undefined) return { value: flag.value, layer: 'flag', origin: flag.flag };
+  const fromEnv = envValue(key, sources.env);
+  if (fromEnv !== undefined) return { value: fromEnv, layer: 'env', origin: `env ${ENV_OF[key]}` };
+  for (const [layer, file] of [
+    ['project', sources.project],
+    ['user', sources.user],
+  ] as const) {
+    const value = file?.values[key];
+    if (value !== undefined) return { value: value as SettingValue<K>, layer, origin: file!.origin([key]) };
+  }
+  const fallback = sources.defaults?.[key];
+  return fallback === undefined ? undefined : { value: fallback, layer: 'default', origin: 'default' };
+}
+
+/** The setting's environment variable, checked as the file's value would be; empty counts as unset. */
+function envValue<K extends SettingKey>(key: K, env: Env): SettingValue<K> | undefined {
+  const name = ENV_OF[key];
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const value = key === 'maxSteps' ? Number(raw) : raw;
+  const parsed = configSchema.shape[key].safeParse(value);
+  if (!parsed.success) throw new ConfigError(`${name}=${JSON.stringify(raw)}: ${parsed.error.issues[0]!.message}, or unset it.`);
+  return parsed.data as SettingValue<K>;
+}
