@@ -96,6 +96,29 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     expect(server!.requests).toHaveLength(1);
   }, 120_000);
 
+  it('switches preset and model for the next message with /preset and /model', async () => {
+    const chat = await startChat([reply.text('First.'), reply.text('Second.')]);
+    chat.line('/preset nosuch');
+    await chat.waitFor('the unknown preset error', /^ptc: .*nosuch/m);
+    chat.line('First.');
+    await chat.waitFor('the first answer', /^First\.$/m);
+    chat.line('/preset minimal');
+    await chat.waitFor('the switched preset', /^preset minimal from the next message on$/m);
+    chat.line('/model deepseek-reasoner');
+    await chat.waitFor('the switched model', /^model openai-compatible:deepseek-reasoner from the next message on$/m);
+    chat.line('Second.');
+    await chat.waitFor('the second status line', /── preset minimal · openai-compatible:deepseek-reasoner · /);
+    const [first, second] = server!.requests.map((r) => r.json as { model: string; tools: { function: { name: string } }[] });
+    const tools = (body: typeof first) => body!.tools.map((t) => t.function.name);
+    expect(first!.model).toBe('deepseek-chat');
+    expect(tools(first)).toContain('run_code');
+    expect(second!.model).toBe('deepseek-reasoner');
+    expect(tools(second)).not.toContain('run_code');
+    expect(tools(second)).toEqual(['bash', 'str_replace_editor']);
+    // One conversation across the switch: the second request carries the first turn.
+    expect((second as unknown as { messages: { role: string }[] }).messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  }, 90_000);
+
   const answer = '# Plan\n\nUse **bold** words and `code`.\n\n```ts\nconst answer = 42;\n```\n\n- one\n- two\n';
 
   it('renders the model markdown on a terminal', async () => {
