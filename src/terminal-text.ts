@@ -12,6 +12,19 @@ export function visible(text: string): string {
   });
 }
 
+/**
+ * Text that keeps its line breaks and tabs but shows every other control, line-separator and
+ * bidi/format character as a `\u` escape (a CRLF becomes a plain line break): the model's answer
+ * printed unrendered on a terminal.
+ */
+export function visibleKeepingLines(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map(visible)
+    .join('\n');
+}
+
 /** `text` cut to `max` characters with an ellipsis. */
 export function preview(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

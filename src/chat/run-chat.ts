@@ -95,10 +95,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
 
   // NO_COLOR (any non-empty value) and a stdout that is no terminal both mean plain text.
   const noColor = (options.env['NO_COLOR'] ?? '') !== '';
-  const renderMarkdown = isTty(options.output) && !noColor;
+  const printMode = !isTty(options.output) ? 'raw' : noColor ? 'escape' : 'render';
   const color = isTty(options.errorOutput) && !noColor;
   const err = (text: string) => void options.errorOutput.write(text);
-  const printer = createAnswerPrinter(options.output, renderMarkdown, columnsOf(options.output));
+  const printer = createAnswerPrinter(options.output, printMode, () => columnsOf(options.output));
   const tally = new UsageTally();
   const changes = new SessionChanges();
   let policy = options.approve;

@@ -138,9 +138,10 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
   }, 60_000);
 
   it('leaves the markdown plain with NO_COLOR', async () => {
-    const chat = await startChat([reply.text(answer)], { NO_COLOR: '1' });
+    const chat = await startChat([reply.text(`${answer}\nClear\u001b[2J done.\n`)], { NO_COLOR: '1' });
     chat.line('Plan it.');
-    await chat.waitFor('the answer', /^- two$/m);
+    await chat.waitFor('the answer', /^Clear\\u001b\[2J done\.$/m);
+    expect(chat.screen()).toMatch(/^- two$/m);
     const text = chat.screen();
     expect(text).toContain('Use **bold** words and `code`.');
     expect(text).toMatch(/^```ts$/m);
