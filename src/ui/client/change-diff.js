@@ -38,9 +38,11 @@ function lineDiff(from, to) {
   return lines;
 }
 
-/** `created` of a write's JSON result, when the result says. */
+/** Whether the write created its file, when its result says: `Created a.txt (4 bytes).` (native) or JSON `created` (a program's sub-call). */
 function createdOf(result) {
   if (typeof result !== 'string') return undefined;
+  if (/^Created /.test(result)) return true;
+  if (/^Replaced /.test(result)) return false;
   try {
     const value = JSON.parse(result);
     return typeof value?.created === 'boolean' ? value.created : undefined;

@@ -28,6 +28,8 @@ describe('changeDiff', () => {
       ],
     });
     expect(changeDiff('write', { path: 'o.txt', content: 'a' }, '{"created":false}').note).toMatch(/replaces the whole file/);
+    expect(changeDiff('write', { path: 'o.txt', content: 'a' }, 'Created o.txt (1 bytes).').note).toBe('new file');
+    expect(changeDiff('write', { path: 'o.txt', content: 'a' }, 'Replaced o.txt (1 bytes).').note).toMatch(/replaces the whole file/);
     expect(changeDiff('write', { path: 'o.txt', content: 'a' }).note).toBeUndefined();
   });
 
