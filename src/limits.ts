@@ -287,3 +287,15 @@ export const MCP_MAX_TOOL_DESCRIPTION_CHARS = 8_000;
 export const MCP_MAX_TOOL_NAME_CHARS = 128;
 /** Restarts of a server that died mid-session; after them its calls fail until the harness restarts. */
 export const MCP_MAX_RESTARTS = 1;
+
+// The terminal conversation: `ptc chat` (src/chat, docs/chat.md).
+/** Lines of one unified diff shown in the chat or an approval prompt; the rest is counted in a note. */
+export const MAX_CHAT_DIFF_LINES = 200;
+/** Edit length (lines added plus removed) past which a diff is not computed (the diff library's `maxEditLength`); a note says so. */
+export const MAX_DIFF_EDIT_LENGTH = 20_000;
+/** Characters of one key argument in a progress line (`read src/a.ts`, `bash npm test`). */
+export const MAX_PROGRESS_ARG_CHARS = 80;
+/** Characters of a tool call's JSON arguments shown in an approval prompt. */
+export const MAX_APPROVAL_ARGS_CHARS = 400;
+/** Sessions `/sessions` lists in `ptc chat` (the newest of this workspace). */
+export const MAX_CHAT_SESSIONS_LISTED = 20;

@@ -33,7 +33,7 @@ export type AgentProgress =
   | { kind: 'tool-end'; id: string; name: string; ms: number; isError: boolean; subCalls: number; content: string }
   /** A program's sub-call (run_code), as it starts and as it settles. */
   | { kind: 'sub-call-start'; parentId: string; id: string; tool: string; args: JsonValue }
-  | { kind: 'sub-call-end'; parentId: string; id: string; tool: string; isError: boolean; content: string };
+  | { kind: 'sub-call-end'; parentId: string; id: string; tool: string; args?: JsonValue; isError: boolean; content: string };
 
 export interface AgentRunOptions {
   /** The scope whose tools, presentation and hooks apply (a harness's root context). */
@@ -108,7 +108,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const offSettle = scope.on('tool/ptc-dispatch', (e) => {
     if (!ownCalls.has(e.parentId)) return;
     record({ type: 'tool/ptc-dispatch', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args, content: e.content, isError: e.isError });
-    options.onProgress?.({ kind: 'sub-call-end', parentId: e.parentId, id: e.id, tool: e.tool, isError: e.isError, content: e.content });
+    options.onProgress?.({ kind: 'sub-call-end', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args, isError: e.isError, content: e.content });
   });
 
   const offApproval = scope.on('tool/approval', (e) => {

@@ -26,6 +26,8 @@ interface VendorFile {
   readonly file: string;
   /** A CommonJS file without `require` calls, served as an ES module whose default export is `module.exports`. */
   readonly commonJs?: boolean;
+  /** A UMD bundle, served as an ES module with these named exports of its CommonJS `exports`. */
+  readonly umdExports?: readonly string[];
 }
 
 /** Served at `/vendor/<key>`. Paths are files these exact (pinned) versions ship. */
@@ -37,6 +39,8 @@ const VENDOR: Record<string, VendorFile> = {
   'hljs-core.mjs': { specifier: 'highlight.js/core', pkg: 'highlight.js', file: 'lib/core.js', commonJs: true },
   'hljs-typescript.mjs': { specifier: 'highlight.js/typescript', pkg: 'highlight.js', file: 'es/languages/typescript.js' },
   'hljs-github.css': { pkg: 'highlight.js', file: 'styles/github.css' },
+  // `diff` ships its ES build as many files; its single-file build is UMD.
+  'diff.mjs': { specifier: 'diff', pkg: 'diff', file: 'dist/diff.js', umdExports: ['diffLines'] },
 };
 
 const require = createRequire(import.meta.url);
@@ -71,6 +75,11 @@ export class UiAssets {
       let body = fs.readFileSync(file);
       if (vendor.commonJs) {
         body = Buffer.concat([Buffer.from('const module = { exports: {} };\n'), body, Buffer.from('\nexport default module.exports;\n')]);
+      }
+      if (vendor.umdExports) {
+        // The UMD wrapper takes its CommonJS branch when `exports` and `module` exist.
+        const head = 'const module = { exports: {} };\nconst exports = module.exports;\n';
+        body = Buffer.concat([Buffer.from(head), body, Buffer.from(`\nexport const { ${vendor.umdExports.join(', ')} } = module.exports;\n`)]);
       }
       this.files.set(`/vendor/${key}`, { contentType: TYPES[path.extname(key)]!, body });
     }

@@ -312,6 +312,29 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     ]);
   }, 120_000);
 
+  it('shows the diff of an edit in its approval card and its tool card, live and after a reload', async () => {
+    const server = await start([
+      reply.toolCalls([{ id: 'e1', name: 'edit', args: { path: 'a.txt', old_string: 'alpha', new_string: 'omega' } }]),
+      reply.text('Edited.'),
+    ]);
+    const page = await open(server);
+    await send(page, 'Edit a.txt.');
+    const ask = page.locator('[data-card="approval"][data-decision="waiting"][data-tool="edit"]');
+    await ask.waitFor({ timeout: 30_000 });
+    expect(await ask.locator('.diff .diff-del').innerText()).toBe('-alpha');
+    expect(await ask.locator('.diff .diff-add').innerText()).toBe('+omega');
+    await ask.locator('button.allow').click();
+    const card = page.locator('[data-card="tool"][data-tool="edit"][data-status="ok"]');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.locator('.diff-head').innerText()).toBe('a.txt');
+    expect(await card.locator('.diff pre').innerText()).toBe('-alpha\n+omega');
+    expect(fs.readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('omega\n');
+    await page.locator('.turn-end[data-reason="completed"]').waitFor({ timeout: 30_000 });
+    await page.reload();
+    await page.locator('[data-card="tool"][data-tool="edit"][data-status="ok"] .diff').waitFor();
+    expect(await page.locator('[data-card="tool"][data-tool="edit"] .diff pre').innerText()).toBe('-alpha\n+omega');
+  }, 90_000);
+
   it('a program cannot add elements of its own to its approval card (docs/security.md, "Approval edges")', async () => {
     const program = "/*\n</span></code></pre><h1 id=\"pwned\">Read-only. Safe to allow.</h1>\n*/\nawait tools.write({ path: 'x.txt', content: '<b id=\"pwned2\">x</b>' });\nreturn 'w';";
     const server = await start(

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
 import hljs from 'highlight.js/core';
 import typescript from 'highlight.js/typescript';
+import { changeDiff } from './change-diff.js';
 import { programPosition, waterfall } from './reducer.js';
 
 const html = htm.bind(h);
@@ -49,6 +50,16 @@ export function splitHighlighted(markup) {
   });
 }
 
+/** The diff of a write or edit call (change-diff.js); nothing for other calls. Text only: Preact escapes it. */
+export function ChangeDiff({ tool, args, result }) {
+  const diff = changeDiff(tool, args, result);
+  if (diff === undefined) return null;
+  return html`<div class="diff" data-diff=${diff.path}>
+    <div class="diff-head">${diff.path}${diff.note ? html` <span class="diff-note">(${diff.note})</span>` : ''}</div>
+    <pre>${diff.lines.map((l) => html`<span class=${`diff-line diff-${l.sign === '+' ? 'add' : l.sign === '-' ? 'del' : 'same'}`}>${l.sign}${l.text}</span>`)}</pre>
+  </div>`;
+}
+
 export function ToolCard({ card }) {
   return card.name === 'run_code' ? html`<${RunCodeCard} card=${card} />` : html`<${NativeCard} card=${card} />`;
 }
@@ -57,6 +68,7 @@ function NativeCard({ card }) {
   const ms = card.end !== undefined ? card.end - card.start : undefined;
   return html`<section class="card card-tool" data-card="tool" data-tool=${card.name} data-status=${card.status}>
     <header><span class="tool-name">${card.name}</span><${Status} status=${card.status} error=${card.error} /><span class="time">${duration(ms)}</span></header>
+    <${ChangeDiff} tool=${card.name} args=${card.args} result=${card.content} />
     <details open=${card.status !== 'ok'}><summary>arguments</summary><pre class="args">${json(card.args)}</pre></details>
     ${card.content !== undefined && html`<pre class=${`result${card.status === 'error' ? ' result-error' : ''}`}>${card.content}</pre>`}
   </section>`;
@@ -110,7 +122,7 @@ function SubCallRow({ sub, bar }) {
       <td class="time">${status === 'running' ? '…' : duration(bar?.ms)}</td>
       <td class="waterfall"><div class="track"><div class=${`bar bar-${status}`} style=${{ left: `${bar?.left ?? 0}%`, width: `${bar?.width ?? 0}%` }}></div></div></td>
     </tr>
-    ${open && sub.content !== undefined && html`<tr class="subcall-detail"><td colspan="4"><pre>${sub.content}</pre></td></tr>`}`;
+    ${open && sub.content !== undefined && html`<tr class="subcall-detail"><td colspan="4"><${ChangeDiff} tool=${sub.tool} args=${sub.args} result=${sub.content} /><pre>${sub.content}</pre></td></tr>`}`;
 }
 
 /** A call that waits for a person (or the record of the answer): allow once, allow the tool, deny with a reason. */
@@ -131,6 +143,7 @@ export function ApprovalCard({ card, parent, live, onAnswer }) {
       ${!waiting && html`<span class=${`badge badge-${card.decision === 'deny' ? 'error' : 'ok'}`}>${card.decision}${card.by ? ` (${card.by})` : ''}</span>`}</header>
     ${parent && html`<div class="parent">from the program <em>${parent.description ?? parent.id}</em></div>`}
     ${card.args !== null && card.args !== undefined && html`<pre class="args">${json(card.args)}</pre>`}
+    ${card.args !== null && card.args !== undefined && html`<${ChangeDiff} tool=${card.tool} args=${card.args} />`}
     ${parent?.program !== undefined && html`<details><summary>the program</summary><${Program} code=${parent.program} /></details>`}
     ${card.reason && html`<div class="reason">${card.reason}</div>`}
     ${waiting &&

@@ -1,0 +1,41 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MarkdownRenderer } from './markdown-render.js';
+
+const ESC = '\u001b';
+const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+describe('createMarkdownRenderer', () => {
+  let renderer: MarkdownRenderer;
+  beforeAll(async () => {
+    // The renderer's colour library decides its colour level when it loads, from the environment
+    // (a test's stdout is no terminal): ask for colour before loading it, as a terminal would get.
+    process.env['FORCE_COLOR'] = '1';
+    renderer = (await import('./markdown-render.js')).createMarkdownRenderer(80);
+  });
+
+  it('renders headings, emphasis, lists, links and code without the markdown marks', () => {
+    const out = renderer.render('## Plan\n\nSome **bold** text and [docs](https://example.org/a).\n\n- first\n- second\n\n```js\nconst a = 1;\n```\n');
+    const text = plain(out);
+    expect(text).toContain('Plan');
+    expect(text).toContain('Some bold text');
+    expect(text).not.toContain('**');
+    expect(text).toMatch(/docs \(https:\/\/example\.org\/a\)/);
+    expect(text).toMatch(/\* first\n\s+\* second/);
+    expect(text).toContain('const a = 1;');
+    expect(text).not.toContain('```');
+    expect(out.endsWith('\n') && !out.endsWith('\n\n')).toBe(true);
+  });
+
+  it('colours bold text and highlights code when colour is on', () => {
+    const out = renderer.render('Some **bold**.\n\n```js\nconst a = 1;\n```\n');
+    expect(out).toContain(`${ESC}[1mbold`);
+    // The keyword is coloured on its own (the highlighter), not the whole block in one colour.
+    expect(out).toMatch(/\u001b\[\d+mconst\u001b\[39m/);
+  });
+
+  it('drops the control characters of the model text', () => {
+    const out = renderer.render('red \u001b]0;title\u0007 and \u001b[2J cleared\n');
+    expect(plain(out)).not.toMatch(/\u001b|\u0007/);
+    expect(plain(out)).toContain('red');
+  });
+});

@@ -1,0 +1,348 @@
+// `ptc chat` (and `ptc` alone on a terminal): a conversation in one session (docs/chat.md). Each
+// message is a turn of the agent loop; the model's text goes to stdout (rendered markdown on a
+// terminal), progress, diffs, the status line and approval questions to stderr. A line starting
+// with `/` is a slash command and never reaches the model. Ctrl-C during a turn stops it; a second
+// Ctrl-C (or one at the prompt) exits with 130. Later turns continue the same log
+// (docs/sessions.md); approvals default to `writes` (docs/approvals.md).
+
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+
+import { runAgent, type AgentRunResult } from '../agent/loop.js';
+import { progressLine } from '../agent/progress-text.js';
+import { allowedToolsOf, installApprovals, type ApprovalPolicy } from '../approvals/approvals.js';
+import { todoProgressText } from '../builtin-tools/todo.js';
+import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/commands.js';
+import { ConfigError } from '../errors.js';
+import { createHarness, type Harness } from '../harness.js';
+import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import { MAX_CHAT_SESSIONS_LISTED } from '../limits.js';
+import {
+  continueSession,
+  createSessionWriter,
+  ensureSessionDir,
+  findSession,
+  formatSessionList,
+  latestSessionIn,
+  listSessions,
+  readSession,
+  resolveSessionDir,
+  type SessionEvent,
+  type SessionWriter,
+} from '../session/index.js';
+import { sgr } from '../terminal-text.js';
+import { listPresetsWithTrust } from '../trust/trusted-preset.js';
+import { createAnswerPrinter } from './answer-printer.js';
+import { askInTerminal, displayPath } from './approval-prompt.js';
+import { completeLine } from './completer.js';
+import { renderUnifiedDiff } from './diff-render.js';
+import { question } from './readline-question.js';
+import { SessionChanges } from './session-changes.js';
+import { parseLine, type ChatControl } from './slash-commands.js';
+import { statusLineText } from './status-line.js';
+import { UsageTally } from './usage-tally.js';
+
+export const EXIT_INTERRUPTED = 130;
+
+export interface ChatOptions extends PolicyOptions {
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly maxSteps?: number;
+  readonly sessionDir?: string;
+  readonly approve: ApprovalPolicy;
+  /** Continue this session (id, prefix or path) instead of starting one. */
+  readonly resume?: string;
+  /** Continue the latest session of this workspace. */
+  readonly continueLatest?: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly input: Readable;
+  readonly output: Writable;
+  readonly errorOutput: Writable;
+}
+
+const PROMPT = '› ';
+
+interface OpenSession {
+  writer: SessionWriter;
+  history?: readonly SessionEvent[];
+}
+
+/** Runs the conversation until EOF, `/exit` or an interrupt; resolves with the exit code. */
+export async function runChat(options: ChatOptions): Promise<number> {
+  const cwd = checkWorkspace(options.cwd);
+  const modelOf = (spec: string | undefined): ResolvedModel =>
+    resolveModel({
+      ...(spec !== undefined ? { model: spec } : {}),
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      env: options.env,
+    });
+  let model = modelOf(options.model);
+  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  ensureSessionDir(dir);
+  let session: OpenSession | undefined;
+  if (options.resume !== undefined || options.continueLatest === true) {
+    const continued = continueSession(dir, options.resume ?? latestSessionIn(dir, cwd));
+    session = { writer: continued.writer, history: continued.events };
+  }
+  let harness: Harness;
+  try {
+    harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
+  } catch (error) {
+    // Releases the continued session's turn lock.
+    session?.writer.close();
+    throw error;
+  }
+
+  // NO_COLOR (any non-empty value) and a stdout that is no terminal both mean plain text.
+  const noColor = (options.env['NO_COLOR'] ?? '') !== '';
+  const printMode = !isTty(options.output) ? 'raw' : noColor ? 'escape' : 'render';
+  const color = isTty(options.errorOutput) && !noColor;
+  const err = (text: string) => void options.errorOutput.write(text);
+  const printer = createAnswerPrinter(options.output, printMode, () => columnsOf(options.output));
+  const tally = new UsageTally();
+  const changes = new SessionChanges();
+  let policy = options.approve;
+  let lastRequestTokens: number | undefined;
+  const pendingDiffs = new Map<string, string[]>();
+  /** Prints the diffs of call `id` (every pending one without an id: the end of a turn). */
+  const printDiffs = (id?: string) => {
+    for (const [callId, lines] of pendingDiffs) {
+      if (id !== undefined && callId !== id) continue;
+      pendingDiffs.delete(callId);
+      err(`${lines.join('\n')}\n`);
+    }
+  };
+
+  const terminal = isTty(options.input) && isTty(options.errorOutput);
+  let control: ChatControl | undefined;
+  const rl = createInterface({
+    input: options.input,
+    output: options.errorOutput,
+    terminal,
+    ...(terminal ? { completer: (line: string) => (control !== undefined ? completeLine(line, control) : [[], line]) } : {}),
+  });
+
+  let turn: AbortController | undefined;
+  let exitCode: number | undefined;
+  const interrupt = () => {
+    if (turn !== undefined && !turn.signal.aborted) {
+      err('\n^C stopping this step (Ctrl-C again to exit)\n');
+      turn.abort();
+      return;
+    }
+    exitCode = EXIT_INTERRUPTED;
+    rl.close();
+  };
+  rl.on('SIGINT', interrupt);
+  const onSignal = () => interrupt();
+  process.on('SIGINT', onSignal);
+
+  // What the chat hangs on the harness: approvals, the todo plan, the diffs of file changes. Rebuilt
+  // with the harness (`/preset`) and with the policy (`/approve`).
+  const attach = (h: Harness): (() => Promise<void>) => {
+    const removeApprovals = installApprovals(h.ctx, {
+      policy,
+      approver: (request, signal) => askInTerminal(rl, options.errorOutput, request, signal, { cwd, color }),
+      flagHint: '/approve never',
+      ...(session?.history !== undefined ? { allowedTools: allowedToolsOf(session.history) } : {}),
+    });
+    const offTodo = h.ctx.on('tools/result', (event) => {
+      const plan = todoProgressText(event);
+      if (plan !== undefined) err(`${plan}\n`);
+    });
+    // A change is heard while its call runs; its diff is printed under the call's progress line.
+    const offChange = h.ctx.on('tools/file-change', (event) => {
+      changes.record(event);
+      const lines = renderUnifiedDiff(displayPath(cwd, event.path), event.oldText, event.newText, { color });
+      pendingDiffs.set(event.callId, [...(pendingDiffs.get(event.callId) ?? []), ...lines.map((l) => `${event.parentId !== undefined ? '        ' : '    '}${l}`)]);
+    });
+    return async () => {
+      await removeApprovals();
+      await offTodo();
+      await offChange();
+    };
+  };
+  let detach = attach(harness);
+
+  const closeSession = () => {
+    if (session === undefined) return;
+    session.writer.close();
+    err(`session ${session.writer.sessionId} (${session.writer.file})\n`);
+    session = undefined;
+  };
+
+  control = {
+    cwd,
+    color,
+    tally,
+    changes,
+    print: (lines) => err(`${lines.join('\n')}\n`),
+    presetName: () => harness.preset.name,
+    presetNames: () =>
+      listPresetsWithTrust({ workspace: cwd, env: options.env })
+        .presets.filter((p) => !p.shadowed && !p.untrusted)
+        .map((p) => p.name),
+    switchPreset: async (name) => {
+      // Built before the old one goes, so a preset that fails (untrusted, invalid) leaves the chat as it was.
+      const next = await createHarness(harnessOptionsOf({ ...options, cwd, preset: name }));
+      await detach();
+      await harness.dispose();
+      harness = next;
+      detach = attach(harness);
+    },
+    modelLabel: () => model.label,
+    switchModel: (spec) => {
+      model = modelOf(spec);
+    },
+    approvalPolicy: () => policy,
+    setApprovalPolicy: async (next) => {
+      policy = next;
+      await detach();
+      detach = attach(harness);
+    },
+    sessionId: () => session?.writer.sessionId,
+    sessionList: () => {
+      const mine = listSessions(dir)
+        .filter((s) => s.cwd === cwd && s.parentSessionId === undefined)
+        .slice(0, MAX_CHAT_SESSIONS_LISTED);
+      if (mine.length === 0) return [`No sessions of ${cwd} in ${dir} yet.`];
+      const open = session?.writer.sessionId;
+      return [...formatSessionList(mine).trimEnd().split('\n'), ...(open !== undefined ? [`open now: ${open}`] : []), '/resume ID continues one.'];
+    },
+    clearSession: async () => {
+      closeSession();
+      changes.clear();
+      lastRequestTokens = undefined;
+      await detach();
+      detach = attach(harness);
+    },
+    resumeSession: async (idOrPrefix) => {
+      const open = session;
+      const target = idOrPrefix ?? latestOtherSession(dir, cwd, open?.writer.sessionId);
+      if (open !== undefined && findSession(dir, target) === open.writer.file) {
+        throw new ConfigError(`Session ${open.writer.sessionId} is the one open; /sessions lists the others.`);
+      }
+      const continued = continueSession(dir, target);
+      closeSession();
+      session = { writer: continued.writer, history: continued.events };
+      changes.clear();
+      lastRequestTokens = lastRequestTokensOf(continued.events);
+      await detach();
+      detach = attach(harness);
+      return continued.sessionId;
+    },
+  };
+
+  try {
+    if (session !== undefined) err(`Continuing session ${session.writer.sessionId}.\n`);
+    err(`ptc chat — preset ${harness.preset.name}, model ${model.label}, approvals "${policy}". /help lists commands; Ctrl-C stops a step; Ctrl-D or /exit quits.\n`);
+    for (;;) {
+      const line = await question(rl, PROMPT);
+      if (line === undefined || exitCode !== undefined) break;
+      const typed = line.trim();
+      if (typed === '') continue;
+      const parsed = parseLine(typed);
+      if (parsed.kind === 'unknown') {
+        err(`${parsed.error}\n`);
+        continue;
+      }
+      if (parsed.kind === 'command') {
+        try {
+          if ((await parsed.command.run(parsed.args, control)) === 'exit') break;
+        } catch (error) {
+          err(`ptc: ${error instanceof Error ? error.message : String(error)}\n`);
+        }
+        continue;
+      }
+      if (session === undefined) session = { writer: createSessionWriter({ dir }) };
+      const open = session;
+      const turnModel = model;
+      turn = new AbortController();
+      let result: AgentRunResult;
+      try {
+        result = await runAgent({
+          scope: harness.ctx,
+          cwd,
+          preset: harness.preset.name,
+          model: turnModel,
+          task: parsed.text,
+          sink: open.writer,
+          sessionId: open.writer.sessionId,
+          sessionDir: dir,
+          signal: turn.signal,
+          ...(open.history !== undefined ? { history: open.history } : {}),
+          ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+          onText: (delta) => printer.text(delta),
+          onProgress: (event) => {
+            const text = progressLine(event);
+            if (text === undefined) return;
+            printer.end();
+            err(`${text}\n`);
+            if (event.kind === 'sub-call-end' || event.kind === 'tool-end') printDiffs(event.id);
+          },
+          onRetry: (r) => err(`retrying in ${r.delayMs} ms: ${r.message}\n`),
+        });
+      } finally {
+        turn = undefined;
+        printer.end();
+        printDiffs();
+      }
+      if (result.reason === 'max-steps') err(`(stopped after step ${result.steps} without a final answer; raise --max-steps)\n`);
+      else if (result.reason === 'aborted') err('(step stopped)\n');
+      else if (result.reason === 'error') err(`ptc: ${result.error ?? 'the model request failed'}\n`);
+      // The next turn's history is the log as written: what `sessions show --request` would rebuild.
+      open.history = readSession(open.writer.file).events;
+      tally.add(turnModel.label, turnModel.modelId, result.usage);
+      lastRequestTokens = lastRequestTokensOf(open.history) ?? lastRequestTokens;
+      const total = tally.total();
+      const status = statusLineText({
+        preset: harness.preset.name,
+        modelLabel: model.label,
+        modelId: model.modelId,
+        inputTokens: total.inputTokens,
+        outputTokens: total.outputTokens,
+        cost: total.cost,
+        lastRequestTokens: model === turnModel ? lastRequestTokens : undefined,
+        approve: policy,
+      });
+      err(`${color ? sgr.dim(status) : status}\n`);
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    rl.close();
+    await detach();
+    closeSession();
+    await harness.dispose();
+  }
+  return exitCode ?? 0;
+}
+
+/** Prompt plus answer tokens of the last model response in `events`, when its usage was reported. */
+function lastRequestTokensOf(events: readonly SessionEvent[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.type !== 'llm/response') continue;
+    if (event.usage.inputTokens === undefined) return undefined;
+    return event.usage.inputTokens + (event.usage.outputTokens ?? 0);
+  }
+  return undefined;
+}
+
+/** The newest top-level session of `cwd` other than `open`; CONFIG when there is none. */
+function latestOtherSession(dir: string, cwd: string, open: string | undefined): string {
+  const candidates = listSessions(dir).filter((s) => s.cwd === cwd && s.parentSessionId === undefined && s.id !== open);
+  const at = (s: (typeof candidates)[number]): number => Date.parse(s.lastEventAt ?? s.startedAt ?? '') || 0;
+  candidates.sort((a, b) => at(b) - at(a));
+  const latest = candidates[0];
+  if (latest === undefined) throw new ConfigError(`No other session of ${cwd} in ${dir}; /sessions lists them, /resume ID continues one.`);
+  return latest.id;
+}
+
+function isTty(stream: Readable | Writable): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
+
+function columnsOf(stream: Writable): number {
+  const columns = (stream as { columns?: number }).columns;
+  return typeof columns === 'number' && columns > 0 ? columns : 80;
+}
