@@ -292,6 +292,8 @@ export const QUEUE_JOB_ATTEMPTS = 3;
 export const QUEUE_RETRY_BACKOFF_MS = 1_000;
 /** On SIGTERM a worker waits this long for its running jobs, then aborts them and puts them back in the queue. */
 export const QUEUE_WORKER_GRACE_MS = 60_000;
+/** A close of the queue's connections that has not finished after this (Redis away) is forced. */
+export const QUEUE_CLOSE_TIMEOUT_MS = 10_000;
 /** How often a worker without `--run` looks for new runs in Redis. */
 export const QUEUE_DISCOVER_INTERVAL_MS = 2_000;
 /** How often `ptc eval --queue` checks the job counts besides the queue's events (events lost during a Redis restart). */

@@ -196,7 +196,7 @@ describe.skipIf(skipWithoutRedis)('ptc eval --queue and ptc worker (real redis-s
     expect(evalProc.stderr).toContain('is back');
   });
 
-  it('--resume <run id> attaches to a run left in the queue', { timeout: TEST_MS }, async () => {
+  it('--resume <dir> and --resume <run id> attach to a run left in the queue', { timeout: TEST_MS }, async () => {
     const first = path.join(home, 'left');
     const started = ptc(['eval', 'm3tooleval', '--replay', '--preset', 'ptc', '--tasks', 'travel_itinerary_planning/plan_trip_to_0', '--queue', redis.url, '--out', first]);
     await waitFor('the run id', () => /run (\S+): 1 job/.test(started.stderr));
@@ -204,6 +204,11 @@ describe.skipIf(skipWithoutRedis)('ptc eval --queue and ptc worker (real redis-s
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(1);
     expect(started.stderr).toContain(`--resume ${first}`);
+    // The directory remembers the queue: no --queue needed to attach again.
+    const again = ptc(['eval', 'm3tooleval', '--resume', first]);
+    await waitFor('the second attach', () => again.stderr.includes(`run ${runId}: 1 job`));
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(1);
     worker(redis.url);
     const second = path.join(home, 'attached');
     const resumed = ptc(['eval', 'm3tooleval', '--resume', runId, '--queue', redis.url, '--out', second]);

@@ -5,6 +5,7 @@
 import { Redis } from 'ioredis';
 import { ConfigError } from '../../errors.js';
 import { QUEUE_CONNECT_TIMEOUT_MS } from '../../limits.js';
+import { withTimeout } from './bounded.js';
 import { connectionOptions, type RedisTarget } from './redis-url.js';
 
 /** BullMQ's Lua scripts need Redis 5 or newer. */
@@ -57,20 +58,4 @@ function reason(error: unknown): string {
     return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
   }
   return String(error);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(message)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

@@ -9,13 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { ConfigError } from '../../errors.js';
-import { QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE_RETRY_BACKOFF_MS } from '../../limits.js';
+import { QUEUE_CLOSE_TIMEOUT_MS, QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE_RETRY_BACKOFF_MS } from '../../limits.js';
 import { resolveModel } from '../../llm/index.js';
 import type { SandboxMode } from '../../ptc-runtime/types.js';
 import { loadTasks, selectTasks } from '../m3tooleval/tasks.js';
 import { appendResult, readResults, resultKey, type TaskResult } from '../results.js';
 import { orderedResults, RUN_FILE, type EvalOutcome, type EvalProgress, type EvalSettings } from '../runner.js';
 import { writeSummary } from '../summary.js';
+import { settledWithin } from './bounded.js';
 import { connectRedis } from './connect.js';
 import { JOB_VERSION, jobIdOf, parseJobReturn, QUEUE_PREFIX, RUN_ID_PATTERN, runKey, RUNS_KEY, type JobData, type JobReturn } from './job.js';
 import { connectionOptions, parseRedisUrl } from './redis-url.js';
@@ -201,10 +202,12 @@ export async function runQueuedEval(options: QueuedEvalOptions): Promise<QueuedE
     await events.waitUntilReady();
     await sweep();
     await finished;
-    await chain;
+    // Stopped while Redis is away, a collection in flight would wait for it forever.
+    if (options.signal?.aborted) await settledWithin(chain, QUEUE_CLOSE_TIMEOUT_MS);
+    else await chain;
   } finally {
     clearInterval(poll);
-    await events.close().catch(() => {});
+    await settledWithin(events.close(), QUEUE_CLOSE_TIMEOUT_MS);
   }
 
   closing = true;
@@ -215,7 +218,7 @@ export async function runQueuedEval(options: QueuedEvalOptions): Promise<QueuedE
     await registry.srem(RUNS_KEY, runId);
     await registry.del(runKey(runId));
   }
-  await queue.close().catch(() => {});
+  if (!(await settledWithin(queue.close(), QUEUE_CLOSE_TIMEOUT_MS))) await queue.disconnect().catch(() => {});
   registry.disconnect();
 
   const results = orderedResults(dir, tasks);

@@ -12,6 +12,7 @@ import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { HarnessError } from '../../errors.js';
 import {
+  QUEUE_CLOSE_TIMEOUT_MS,
   QUEUE_DISCOVER_INTERVAL_MS,
   QUEUE_LOCK_DURATION_MS,
   QUEUE_MAX_STALLED_COUNT,
@@ -23,6 +24,7 @@ import { resolveSessionDir } from '../../session/index.js';
 import { PRESENTATIONS, type Presentation } from '../m3tooleval/task-harness.js';
 import { loadTasks, type M3Task } from '../m3tooleval/tasks.js';
 import { openTaskRunner, type TaskRunner } from '../task-run.js';
+import { settledWithin } from './bounded.js';
 import { connectRedis } from './connect.js';
 import { describeIssues, JOB_VERSION, jobDataSchema, QUEUE_PREFIX, RUN_ID_PATTERN, RUNS_KEY, type JobData, type JobModel, type JobReturn } from './job.js';
 import { connectionOptions, parseRedisUrl } from './redis-url.js';
@@ -196,7 +198,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         for (const worker of all) worker.cancelAllJobs('worker shutting down');
       };
       const grace = setTimeout(cancel, graceMs);
-      await Promise.all(all.map((worker) => worker.close().catch(() => {})));
+      await Promise.all(
+        all.map(async (worker) => {
+          const closing = worker.close();
+          // Past the grace, the jobs are cancelled; past the close bound too (Redis away), the connections are dropped.
+          if (!(await settledWithin(closing, graceMs + QUEUE_CLOSE_TIMEOUT_MS))) await worker.close(true).catch(() => {});
+        }),
+      );
       clearTimeout(grace);
       for (const runner of runners.values()) await (await runner).close().catch(() => {});
       registry.disconnect();
