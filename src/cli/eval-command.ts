@@ -22,6 +22,7 @@ export interface EvalFlags {
   jobs?: number;
   out?: string;
   resume?: string;
+  queue?: string;
   sandbox: 'required' | 'auto' | 'off';
   json?: boolean;
 }
@@ -43,46 +44,85 @@ function defaultOut(): string {
 }
 
 /** Runs `ptc eval <suite>` with parsed flags; returns what to print. */
-export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal; writeProgress?: (line: string, final: boolean) => void }): Promise<CommandOutput> {
+export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal; writeProgress?: (line: string, final: boolean) => void; writeLog?: (line: string) => void }): Promise<CommandOutput> {
   if (!(SUITES as readonly string[]).includes(suite)) throw new ConfigError(`Unknown eval suite "${suite}"; available: ${SUITES.join(', ')}.`);
   const { runEval, readRunSettings, DEFAULT_EVAL_MAX_STEPS, DEFAULT_REPLAY_MAX_STEPS } = await import('../eval/runner.js');
   const { progressLine } = await import('../eval/progress.js');
   const { aggregate } = await import('../eval/summary.js');
   const fs = await import('node:fs');
 
-  // --resume keeps the settings the run started with; only --jobs may change.
-  const resumed = flags.resume !== undefined ? readRunSettings(flags.resume) : undefined;
+  // --resume keeps the settings the run started with; only --jobs may change. It takes the run
+  // directory, or with --queue the id of a run in the queue (docs/eval.md, "Queue mode").
+  let resumeDir = flags.resume;
+  let resumed = undefined as ReturnType<typeof readRunSettings> | undefined;
+  if (flags.resume !== undefined) {
+    if (fs.existsSync(flags.resume) || flags.queue === undefined) resumed = readRunSettings(flags.resume);
+    else {
+      const { readQueuedRunSettings } = await import('../eval/queue/queued-eval.js');
+      resumed = { ...(await readQueuedRunSettings(flags.queue, flags.resume)), queue: { url: flags.queue, runId: flags.resume } };
+      resumeDir = flags.out ?? path.join('eval-runs', flags.resume);
+    }
+  }
+  const queueUrl = flags.queue ?? resumed?.queue?.url;
+  if (queueUrl !== undefined && flags.jobs !== undefined) throw new ConfigError('--jobs is for local runs; with --queue each worker takes --concurrency <n> (ptc worker --help).');
+  if (flags.queue === undefined && queueUrl?.includes(':***@')) {
+    throw new ConfigError(`The run in ${flags.resume} was queued at ${queueUrl}, whose password run.json does not keep; pass the full URL again with --queue.`);
+  }
   const replay = resumed?.replay ?? flags.replay === true;
-  const settings = resumed ?? {
-    suite: 'm3tooleval' as const,
-    presets: presentations(flags),
-    ...(flags.tasks && flags.tasks.length > 0 ? { tasks: flags.tasks } : {}),
-    replay,
-    ...(flags.model !== undefined ? { model: flags.model } : {}),
-    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
-    maxSteps: flags.maxSteps ?? (replay ? DEFAULT_REPLAY_MAX_STEPS : DEFAULT_EVAL_MAX_STEPS),
-  };
+  const { queue: _queue, ...resumedSettings } = resumed ?? {};
+  const settings = resumed
+    ? (resumedSettings as typeof resumed)
+    : {
+        suite: 'm3tooleval' as const,
+        presets: presentations(flags),
+        ...(flags.tasks && flags.tasks.length > 0 ? { tasks: flags.tasks } : {}),
+        replay,
+        ...(flags.model !== undefined ? { model: flags.model } : {}),
+        ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
+        maxSteps: flags.maxSteps ?? (replay ? DEFAULT_REPLAY_MAX_STEPS : DEFAULT_EVAL_MAX_STEPS),
+      };
   if (replay && !resumed && (flags.model !== undefined || flags.baseUrl !== undefined)) {
     throw new ConfigError('--replay needs no model: drop --model/--base-url, or drop --replay to run against the model.');
   }
-  const out = flags.resume ?? flags.out ?? defaultOut();
-  const outcome = await runEval({
-    ...settings,
-    out,
-    resume: flags.resume !== undefined,
-    jobs: flags.jobs ?? 1,
-    sandbox: flags.sandbox,
-    env: io.env,
-    ...(io.signal ? { signal: io.signal } : {}),
-    ...(io.writeProgress ? { onProgress: (p) => io.writeProgress!(progressLine(p), p.done === p.total) } : {}),
-  });
+  const out = resumeDir ?? flags.out ?? defaultOut();
+  const onProgress = io.writeProgress ? { onProgress: (p: Parameters<typeof progressLine>[0]) => io.writeProgress!(progressLine(p), p.done === p.total) } : {};
+  const failedJobs: { jobId: string; reason: string }[] = [];
+  let outcome: Awaited<ReturnType<typeof runEval>>;
+  if (queueUrl !== undefined) {
+    const { runQueuedEval } = await import('../eval/queue/queued-eval.js');
+    const queued = await runQueuedEval({
+      ...settings,
+      out,
+      queueUrl,
+      resume: flags.resume !== undefined,
+      ...(resumed?.queue ? { runId: resumed.queue.runId } : {}),
+      sandbox: flags.sandbox,
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...onProgress,
+      log: io.writeLog ?? ((line: string) => void process.stderr.write(`${line}\n`)),
+    });
+    failedJobs.push(...queued.failed);
+    outcome = queued;
+  } else {
+    outcome = await runEval({
+      ...settings,
+      out,
+      resume: flags.resume !== undefined,
+      jobs: flags.jobs ?? 1,
+      sandbox: flags.sandbox,
+      env: io.env,
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...onProgress,
+    });
+  }
   const aborted = io.signal?.aborted === true;
-  const tail = `${aborted ? 'ptc: aborted; resume with --resume ' + outcome.dir + '\n' : ''}results: ${path.join(outcome.dir, 'results.jsonl')}\nsummary: ${outcome.summaryFile}\n`;
+  const failedText = failedJobs.length > 0 ? `ptc: ${failedJobs.length} job(s) failed on the workers (no result written for them); fix the cause and rerun them with --resume ${outcome.dir}\n` : '';
+  const tail = `${aborted ? 'ptc: aborted; resume with --resume ' + outcome.dir + '\n' : ''}${failedText}results: ${path.join(outcome.dir, 'results.jsonl')}\nsummary: ${outcome.summaryFile}\n`;
   if (flags.json) {
     const byPreset = Object.fromEntries(settings.presets.map((p) => [p, aggregate(outcome.results.filter((r) => r.preset === p))]));
-    return { stdout: `${JSON.stringify({ dir: outcome.dir, ran: outcome.ran, presets: byPreset, results: outcome.results }, null, 2)}\n`, stderr: tail, exitCode: aborted ? 1 : 0 };
+    return { stdout: `${JSON.stringify({ dir: outcome.dir, ran: outcome.ran, presets: byPreset, results: outcome.results }, null, 2)}\n`, stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
   }
-  return { stdout: fs.readFileSync(outcome.summaryFile, 'utf8'), stderr: tail, exitCode: aborted ? 1 : 0 };
+  return { stdout: fs.readFileSync(outcome.summaryFile, 'utf8'), stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
 }
 
 /** The `eval` command for the `ptc` program; `print` receives the command's output. */
@@ -99,7 +139,8 @@ export function evalCommand(print: (out: CommandOutput) => void): Command {
     .option('--max-steps <n>', `model requests per task (default 10, the paper's limit; 200 with --replay)`, positiveInteger('--max-steps'))
     .option('--jobs <n>', 'tasks run in parallel (default 1)', positiveInteger('--jobs'))
     .option('--out <dir>', 'run directory: results.jsonl, summary.md, summary.svg, sessions/ (default eval-runs/m3tooleval-<time>)')
-    .option('--resume <dir>', 'continue the run in <dir>: skip what its results.jsonl has, keep its settings')
+    .option('--resume <dir|run-id>', 'continue the run in <dir>: skip what its results.jsonl has, keep its settings (with --queue, a run id also works)')
+    .option('--queue <url>', 'queue mode: one BullMQ job per task and preset on Redis at redis://host:port[/db]; ptc worker processes run them')
     .addOption(new Option('--sandbox <mode>', 'required | auto | off, for ptc programs').choices(['required', 'auto', 'off']).default('auto'))
     .option('--json', 'print {dir, ran, presets, results} as JSON instead of the summary')
     .exitOverride()
@@ -115,6 +156,7 @@ export function evalCommand(print: (out: CommandOutput) => void): Command {
             env: process.env,
             signal: controller.signal,
             ...(tty ? { writeProgress: (line: string, final: boolean) => void process.stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`) } : {}),
+            writeLog: (line: string) => void process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${line}\n`),
           }),
         );
       } finally {

@@ -19,6 +19,7 @@ import type { CommandOutput } from './commands.js';
 import type { ExtraPluginRow } from '../harness.js';
 import { buildConfigCommand } from './config-command.js';
 import { evalCommand } from './eval-command.js';
+import { workerCommand } from './worker-command.js';
 import { collect, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
 import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
 import { buildUiCommand } from './ui-command.js';
@@ -204,6 +205,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   program.addCommand(buildUiCommand());
   program.addCommand(buildTrustCommand(print));
   program.addCommand(evalCommand(print));
+  program.addCommand(workerCommand(print));
 
   const sessions = program.command('sessions').description('read session logs');
   sessions

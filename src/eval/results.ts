@@ -31,6 +31,9 @@ export interface TaskResult {
   readonly wallMs: number;
   readonly sessionFile: string;
   readonly error?: string;
+  /** Queue mode: the BullMQ job id (the idempotency key: one line per job) and the worker (`host:pid`) that ran it. */
+  readonly jobId?: string;
+  readonly worker?: string;
 }
 
 export const RESULTS_FILE = 'results.jsonl';

@@ -1,28 +1,20 @@
 // `ptc eval m3tooleval`: runs the agent on each selected task in each preset (interleaved per task),
 // N at a time, one session log per run, one results.jsonl line per run as it ends; skips runs a
 // resumed directory already has; writes summary.md and its SVG chart at the end. Live runs talk to
-// the provider `--model`/`--base-url` name; replay runs to the replay model on loopback.
+// the provider `--model`/`--base-url` name; replay runs to the replay model on loopback. Each run is
+// src/eval/task-run.ts, which queue workers call too (src/eval/queue/, docs/eval.md "Queue mode").
 // docs/eval.md.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { runAgent } from '../agent/loop.js';
 import { ConfigError } from '../errors.js';
-import { resolveModel, type ResolvedModel } from '../llm/index.js';
-import { createNodeRuntime } from '../ptc-runtime-node/index.js';
+import { resolveModel } from '../llm/index.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import { createSessionWriter, readSession } from '../session/index.js';
-import { checkAnswer, extractAnswer } from './m3tooleval/check-answer.js';
-import { toolsForTask } from './m3tooleval/plugin.js';
-import { pyStr } from './m3tooleval/py-value.js';
-import { referenceProgram } from './m3tooleval/reference-solutions.js';
-import { createTaskHarness, taskPrompt, type Presentation } from './m3tooleval/task-harness.js';
+import type { Presentation } from './m3tooleval/task-harness.js';
 import { loadTasks, selectTasks, type M3Task } from './m3tooleval/tasks.js';
-import { ptcScript, standardScript, startReplayServer, type ReplayServer } from './replay-model.js';
 import { appendResult, readResults, resultKey, type TaskResult } from './results.js';
 import { writeSummary } from './summary.js';
-import { tapUsage } from './usage-tap.js';
+import { openTaskRunner } from './task-run.js';
 
 /** The paper's turn limit. */
 export const DEFAULT_EVAL_MAX_STEPS = 10;
@@ -39,6 +31,8 @@ export interface EvalSettings {
   readonly model?: string;
   readonly baseUrl?: string;
   readonly maxSteps: number;
+  /** Queue mode: where the run's jobs are (the URL without its password) and the run id naming the queue. */
+  readonly queue?: { readonly url: string; readonly runId: string };
 }
 
 export interface EvalOptions extends EvalSettings {
@@ -116,16 +110,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   let succeeded = readResults(dir).filter((r) => r.success && options.presets.includes(r.preset) && tasks.some((t) => t.name === r.task)).length;
   options.onProgress?.({ done: finished, total, succeeded, startedAt, initial });
 
-  const replay = options.replay ? await startReplayServer() : undefined;
-  // One Node runtime for every ptc run: its warm children serve all tasks.
-  const runtime = options.presets.includes('ptc') ? createNodeRuntime({ sandbox: options.sandbox ?? 'auto' }) : undefined;
   const cwd = path.join(dir, 'workspace');
+  const runner = await openTaskRunner({ dir, cwd, replay: options.replay, ptc: options.presets.includes('ptc'), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   try {
     let cursor = 0;
     const worker = async (): Promise<void> => {
       while (cursor < jobs.length && !options.signal?.aborted) {
         const job = jobs[cursor++]!;
-        const result = await runOne(job.task, job.preset, { ...options, dir, cwd, env, live, replay, runtime });
+        const result = await runner.run(job.task, job.preset, { ...(live ? { live } : {}), maxSteps: options.maxSteps, ...(options.signal ? { signal: options.signal } : {}) });
         if (options.signal?.aborted && result.reason === 'aborted') return;
         appendResult(dir, result);
         finished++;
@@ -135,98 +127,18 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs ?? 1, jobs.length || 1)) }, worker));
   } finally {
-    await replay?.close();
-    await runtime?.close();
+    await runner.close();
   }
 
-  const order = new Map(tasks.map((t, i) => [t.name, i]));
-  const results = readResults(dir)
-    .filter((r) => order.has(r.task))
-    .sort((a, b) => order.get(a.task)! - order.get(b.task)! || a.preset.localeCompare(b.preset));
+  const results = orderedResults(dir, tasks);
   const summaryFile = writeSummary(dir, results, { ...settings, model: live?.label ?? (options.replay ? 'replay (reference solutions)' : settings.model) });
   return { dir, results, ran: jobs.length, summaryFile };
 }
 
-interface RunContext {
-  readonly dir: string;
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly live: ResolvedModel | undefined;
-  readonly replay: ReplayServer | undefined;
-  readonly runtime: ReturnType<typeof createNodeRuntime> | undefined;
-  readonly maxSteps: number;
-  readonly sandbox?: SandboxMode;
-  readonly signal?: AbortSignal;
-}
-
-async function runOne(task: M3Task, preset: Presentation, ctx: RunContext): Promise<TaskResult> {
-  const started = Date.now();
-  const harness = await createTaskHarness(task, preset, {
-    cwd: ctx.cwd,
-    ...(ctx.sandbox ? { sandbox: ctx.sandbox } : {}),
-    ...(preset === 'ptc' && ctx.runtime ? { runtime: ctx.runtime } : {}),
-  });
-  let replayId: string | undefined;
-  const writer = createSessionWriter({ dir: path.join(ctx.dir, 'sessions') });
-  try {
-    let resolved: ResolvedModel;
-    if (ctx.replay) {
-      const program = referenceProgram(task);
-      const stringTools = new Set(toolsForTask(task).filter((t) => isStringSchema(t.outputSchema)).map((t) => t.name));
-      replayId = ctx.replay.add(preset === 'ptc' ? ptcScript(program) : standardScript(program, stringTools));
-      resolved = resolveModel({ baseUrl: ctx.replay.baseUrl, model: replayId, env: {} });
-    } else {
-      resolved = ctx.live!;
-    }
-    const tap = tapUsage(resolved.model);
-    const result = await runAgent({
-      scope: harness.ctx,
-      cwd: ctx.cwd,
-      preset: harness.preset.name,
-      model: { ...resolved, model: tap.model },
-      task: taskPrompt(task),
-      sink: writer,
-      sessionId: writer.sessionId,
-      maxSteps: ctx.maxSteps,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    writer.close();
-    const { events } = readSession(writer.file);
-    let toolCalls = 0;
-    let subCalls = 0;
-    let toolResultTokens = 0;
-    for (const event of events) {
-      if (event.type === 'tool/call') toolCalls++;
-      else if (event.type === 'tool/ptc-dispatch') subCalls++;
-      else if (event.type === 'tool/result') toolResultTokens += countTokens(event.content);
-    }
-    const answer = result.reason === 'completed' ? extractAnswer(result.text) : '';
-    return {
-      task: task.name,
-      domain: task.domain,
-      preset,
-      success: result.reason === 'completed' && checkAnswer(answer, task.expected),
-      answer,
-      expected: pyStr(task.expected),
-      turns: result.steps,
-      reason: result.reason,
-      inputTokens: tap.totals.inputTokens,
-      outputTokens: tap.totals.outputTokens,
-      cachedInputTokens: tap.totals.cachedInputTokens,
-      toolCalls,
-      subCalls,
-      toolResultTokens,
-      wallMs: Date.now() - started,
-      sessionFile: path.relative(ctx.dir, writer.file),
-      ...(result.error !== undefined ? { error: result.error } : {}),
-    };
-  } finally {
-    writer.close();
-    if (replayId) ctx.replay?.remove(replayId);
-    await harness.dispose();
-  }
-}
-
-function isStringSchema(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'string';
+/** The directory's results of these tasks, in task order then preset. */
+export function orderedResults(dir: string, tasks: readonly M3Task[]): TaskResult[] {
+  const order = new Map(tasks.map((t, i) => [t.name, i]));
+  return readResults(dir)
+    .filter((r) => order.has(r.task))
+    .sort((a, b) => order.get(a.task)! - order.get(b.task)! || a.preset.localeCompare(b.preset));
 }
