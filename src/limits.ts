@@ -2,6 +2,19 @@
 
 /** Tool results longer than this are cut by the built-in tools, with a note saying so. */
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
+/**
+ * A result of a call the model made whose content is longer than this is spilled: written whole to
+ * the session's spill directory, the model getting a preview and the path (docs/sessions.md, "Spill").
+ */
+export const MAX_TOOL_RESULT_CHARS = 50_000;
+/** Characters of a spilled text's first lines the preview shows. */
+export const SPILL_PREVIEW_HEAD_CHARS = 8_000;
+/** Characters of a spilled text's last lines the preview shows. */
+export const SPILL_PREVIEW_TAIL_CHARS = 4_000;
+/** One spill file holds at most this many bytes (the start of a longer text). */
+export const MAX_SPILL_FILE_BYTES = 32 * 1024 * 1024;
+/** All spill files of one session together, in bytes; past it results are cut as before spilling existed. */
+export const MAX_SPILL_SESSION_BYTES = 256 * 1024 * 1024;
 /** `read` returns at most this many lines when no limit is given. */
 export const DEFAULT_READ_LIMIT_LINES = 2_000;
 /** Lines longer than this are shortened in `read` and `grep` output. */
@@ -59,8 +72,11 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MIN_TIMEOUT_MS = 100;
 /** The largest deadline a caller may ask for. */
 export const MAX_TIMEOUT_MS = 600_000;
-/** The output ledger of one run: UTF-8 bytes of all log lines (plus one per line) and the returned value's JSON. */
-export const MAX_OUTPUT_BYTES = 1024 * 1024;
+/**
+ * The output ledger of one run: UTF-8 bytes of all log lines (plus one per line) and the returned
+ * value's JSON. What the model sees of it is bounded by MAX_TOOL_RESULT_CHARS; the rest is spilled.
+ */
+export const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** One control-channel frame (one JSON line) in either direction, in bytes. */
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 /** Binding calls a program may have in flight at once; further calls wait in the child. */

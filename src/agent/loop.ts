@@ -4,6 +4,7 @@
 // --max-steps, an error or an abort. Every event is logged as it happens.
 
 import os from 'node:os';
+import path from 'node:path';
 import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { ApprovalEvent } from '../approvals/approvals.js';
 import type { Context } from '../context/context.js';
@@ -13,6 +14,9 @@ import { checkJson, type JsonValue } from '../json.js';
 import { describeModelError, SDK_CALL_SETTINGS, withModelRetry, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
 import { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-pool.js';
 import type { SessionEndReason, SessionEvent, SessionEventInput, Usage } from '../session/events.js';
+import { spillDirPath } from '../session/paths.js';
+import { createSpillStore, createTempSpillStore, type SpillStore } from '../tools/spill.js';
+import { spillToolResult } from '../tools/spill-preview.js';
 import type { ToolCallResult, ToolSchema } from '../tools/types.js';
 import { assemblePrompt, renderSystemPrompt } from './prompt.js';
 import { buildRequest } from './request.js';
@@ -61,6 +65,11 @@ export interface AgentRunOptions {
   readonly onApproval?: (event: ApprovalEvent) => void;
   /** The session directory: subagents started by `task` log there (docs/subagents.md); without it `task` fails. */
   readonly sessionDir?: string;
+  /**
+   * Where results over MAX_TOOL_RESULT_CHARS are written whole (docs/sessions.md, "Spill"); default
+   * `<sessionDir>/<sessionId>.spill`, or a temp directory removed when the run ends.
+   */
+  readonly spill?: SpillStore;
   /** Step bound of each subagent this run starts; default SUBAGENT_MAX_STEPS. */
   readonly subagentMaxSteps?: number;
   /** Set for a subagent: the session and `task` call that started it, named in its `session/start`. */
@@ -89,6 +98,9 @@ export const DEFAULT_MAX_STEPS = 50;
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   const { scope, sink } = options;
   const tools = scope.tools;
+  // Results over the limit are written whole here; without a session directory, to a temp directory
+  // removed when the run ends (docs/sessions.md, "Spill").
+  const spill = openSpill(options);
   const events: SessionEvent[] = [...(options.history ?? [])];
   const record = (event: SessionEventInput): void => void events.push(sink.append(event));
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -147,6 +159,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     await offStart();
     await offSettle();
     await offApproval();
+    spill.remove?.();
     return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}) };
   };
 
@@ -193,7 +206,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       if (response.toolCalls.length === 0) return await finish('completed');
 
       for (const call of response.toolCalls) ownCalls.add(call.id);
-      const results = await runToolCalls(options, response.toolCalls, record, subCalls);
+      const results = await runToolCalls(options, response.toolCalls, record, subCalls, spill.store);
       results.forEach((result) => {
         for (const entry of result.deferredContexts ?? []) record({ type: 'context/deferred', step, source: entry.source, text: entry.text });
       });
@@ -280,6 +293,7 @@ async function runToolCalls(
   calls: ModelResponse['toolCalls'],
   record: (event: SessionEventInput) => void,
   subCalls: Map<string, number>,
+  spill: SpillStore,
 ): Promise<ToolCallResult[]> {
   const { scope } = options;
   const tools = scope.tools;
@@ -294,7 +308,7 @@ async function runToolCalls(
           tools.executionMode(call.name, { scope }),
           (poolSignal) => {
             options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name, args: call.args });
-            return tools.execute(call.name, call.args, { signal: poolSignal, scope, id: call.id });
+            return tools.execute(call.name, call.args, { signal: poolSignal, scope, id: call.id, spill });
           },
           [signal],
         )
@@ -305,7 +319,8 @@ async function runToolCalls(
           const info = toErrorInfo(error, 'TOOL_FAILED');
           const message = capErrorMessage(info.message);
           return { content: `Error [${info.code}]: ${message}`, isError: true, error: { code: info.code, message } };
-        });
+        })
+        .then((raw) => spillToolResult(raw, spill, call.id));
       record({
         type: 'tool/result',
         id: call.id,
@@ -313,6 +328,7 @@ async function runToolCalls(
         content: result.content,
         isError: result.isError,
         ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}),
+        ...(result.spill ? { spill: { path: result.spill.path, bytes: result.spill.bytes, totalBytes: result.spill.totalBytes } } : {}),
       });
       options.onProgress?.({
         kind: 'tool-end',
@@ -326,6 +342,13 @@ async function runToolCalls(
       return result;
     }),
   );
+}
+
+/** The run's spill store: the session's directory, or a temp one the run removes (library use without a session directory). */
+function openSpill(options: AgentRunOptions): { store: SpillStore; remove?: () => void } {
+  if (options.spill) return { store: options.spill };
+  if (options.sessionDir !== undefined) return { store: createSpillStore({ dir: spillDirPath(path.resolve(options.sessionDir), options.sessionId) }) };
+  return createTempSpillStore();
 }
 
 /** The highest step number a log names (0 for none): a resumed turn's steps continue after it. */

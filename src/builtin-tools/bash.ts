@@ -17,6 +17,7 @@ import {
 } from '../limits.js';
 import { planLaunch, spawnConfined, type LaunchPlan } from '../sandbox/index.js';
 import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
+import type { SpillStore, SpillStream } from '../tools/spill.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
@@ -41,12 +42,24 @@ export type BashOutput = {
   truncated: boolean;
   /** Set (true) when the command's processes went over the memory limit and a process of it was killed. */
   memoryLimited?: boolean;
+  /** A truncated stream written whole to the session's spill directory (docs/sessions.md, "Spill"). */
+  spill?: { stdout?: SpilledStream; stderr?: SpilledStream };
   /** The backend that confined the command and what it enforced (like a run_code result). */
   sandbox: {
     backend: SandboxReport['backend'];
     enforced: { fs: SandboxEnforcement['fs']; network: SandboxEnforcement['network']; process: SandboxEnforcement['process'] };
   };
 };
+
+/** Where a spilled stream is and how big it was; `bytes` < `totalBytes` when the spill file limit cut it. */
+export type SpilledStream = { path: string; bytes: number; totalBytes: number };
+
+const SPILLED_STREAM_SCHEMA = {
+  type: 'object',
+  properties: { path: { type: 'string' }, bytes: { type: 'integer' }, totalBytes: { type: 'integer' } },
+  required: ['path', 'bytes', 'totalBytes'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
 
 /** The tool description for a given per-stream bound. */
 export function bashDescription(maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
@@ -56,7 +69,7 @@ export function bashDescription(maxStreamBytes: number = MAX_BASH_STREAM_BYTES):
     'system files, and nothing else unless allowed; network is off unless allowed. Nothing persists ' +
     'between calls (no shell state, no background jobs): everything the command started is killed when ' +
     `it ends or times out. Each of stdout and stderr keeps at most ${maxStreamBytes} bytes (start and ` +
-    'end); redirect long output to a file and read it in parts.'
+    'end); in an agent session a longer stream is saved whole to a file the result names, to read in parts with read.'
   );
 }
 
@@ -93,6 +106,11 @@ export const BASH_OUTPUT_SCHEMA = {
     timedOut: { type: 'boolean' },
     truncated: { type: 'boolean' },
     memoryLimited: { type: 'boolean' },
+    spill: {
+      type: 'object',
+      properties: { stdout: SPILLED_STREAM_SCHEMA, stderr: SPILLED_STREAM_SCHEMA },
+      additionalProperties: false,
+    },
     sandbox: SANDBOX_REPORT_SCHEMA,
   },
   required: ['exitCode', 'signal', 'stdout', 'stderr', 'timedOut', 'truncated', 'sandbox'],
@@ -127,8 +145,14 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
         maxStreamBytes,
         memoryLimitBytes: memoryLimitMb * 1024 * 1024,
         signal: exec.signal,
+        ...(exec.spill ? { spill: { store: exec.spill, callId: exec.callId } } : {}),
       });
-      if (outcome.aborted) throw new AbortedError('bash was aborted; the command and its processes were killed.');
+      if (outcome.aborted) {
+        outcome.spill?.stdout.discard();
+        outcome.spill?.stderr.discard();
+        throw new AbortedError('bash was aborted; the command and its processes were killed.');
+      }
+      const spill = spillStreams(outcome);
       return {
         exitCode: outcome.exitCode,
         signal: outcome.signal,
@@ -137,6 +161,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
         timedOut: outcome.timedOut,
         truncated: outcome.stdout.truncated || outcome.stderr.truncated,
         ...(outcome.memoryLimited ? { memoryLimited: true } : {}),
+        ...(spill ? { spill } : {}),
         sandbox: { backend: plan.backend, enforced: { ...plan.enforced } },
       };
     },
@@ -158,10 +183,36 @@ export function renderBash(value: BashOutput, maxStreamBytes: number = MAX_BASH_
     lines.push('Note: the command timed out and was killed with everything it started; pass a larger timeout_ms or make it faster.');
   }
   if (value.memoryLimited === true) lines.push(memoryLimitNote(memoryLimitMb));
-  if (value.truncated) {
-    lines.push(truncationNote(maxStreamBytes));
-  }
+  const spilled = (['stdout', 'stderr'] as const).filter((name) => value.spill?.[name] !== undefined);
+  for (const name of spilled) lines.push(spillNote(name, value.spill![name]!, maxStreamBytes));
+  if (value.truncated && spilled.length === 0) lines.push(truncationNote(maxStreamBytes));
   return lines.join('\n');
+}
+
+/** Where a truncated stream is kept whole, and how to read it. */
+function spillNote(name: 'stdout' | 'stderr', file: SpilledStream, maxStreamBytes: number): string {
+  const cut = file.bytes < file.totalBytes ? ` (its first ${file.bytes} bytes: the spill limits)` : '';
+  const call = JSON.stringify({ path: file.path, offset: 1, limit: 2000 });
+  return (
+    `Note: ${name} had ${file.totalBytes} bytes; above are its first and last ${maxStreamBytes / 2}. The whole stream is saved in ` +
+    `${file.path}${cut}: read it in parts with read ${call} (in a program: await tools.read(...)).`
+  );
+}
+
+/** Commits the spill file of each stream that lost bytes to its bound; discards the others. */
+function spillStreams(outcome: RunOutcome): BashOutput['spill'] {
+  if (!outcome.spill) return undefined;
+  const out: { stdout?: SpilledStream; stderr?: SpilledStream } = {};
+  for (const name of ['stdout', 'stderr'] as const) {
+    const stream = outcome.spill[name];
+    if (!outcome[name].truncated) {
+      stream.discard();
+      continue;
+    }
+    const ref = stream.commit();
+    if (ref) out[name] = { path: ref.path, bytes: ref.bytes, totalBytes: ref.totalBytes };
+  }
+  return out.stdout || out.stderr ? out : undefined;
 }
 
 interface RunOutcome {
@@ -172,11 +223,13 @@ interface RunOutcome {
   timedOut: boolean;
   aborted: boolean;
   memoryLimited: boolean;
+  /** The streams' spill files being filled, when the call belongs to a session. */
+  spill?: { stdout: SpillStream; stderr: SpillStream };
 }
 
 function runPlan(
   plan: LaunchPlan,
-  limits: { timeoutMs: number; maxStreamBytes: number; memoryLimitBytes: number; signal: AbortSignal },
+  limits: { timeoutMs: number; maxStreamBytes: number; memoryLimitBytes: number; signal: AbortSignal; spill?: { store: SpillStore; callId: string } },
 ): Promise<RunOutcome> {
   // Without bwrap's pid namespace, a command's setsid orphans leave the process group: sample the
   // tree so the kill still reaches them (docs/sandbox.md, "Starting and ending processes").
@@ -193,8 +246,19 @@ function runPlan(
   const underBwrap = plan.backend === 'bwrap';
   const stdout = new BoundedOutput(limits.maxStreamBytes);
   const stderr = new BoundedOutput(limits.maxStreamBytes);
-  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  // With a session, each stream is also written whole (up to the spill file limit) to a temp file,
+  // kept only when the bound cut the stream (docs/sessions.md, "Spill").
+  const spill = limits.spill
+    ? { stdout: limits.spill.store.open(`${limits.spill.callId}.stdout`), stderr: limits.spill.store.open(`${limits.spill.callId}.stderr`) }
+    : undefined;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout.push(chunk);
+    spill?.stdout.push(chunk);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr.push(chunk);
+    spill?.stderr.push(chunk);
+  });
 
   return new Promise<RunOutcome>((resolve, reject) => {
     let timedOut = false;
@@ -223,6 +287,8 @@ function runPlan(
     child.once('error', (error) => {
       finish();
       killTree();
+      spill?.stdout.discard();
+      spill?.stderr.discard();
       void confined.waitGone().then(() => reject(new ToolFailedError(`bash could not be started: ${error.message}`, { cause: error })));
     });
     child.once('exit', (code, signal) => {
@@ -243,7 +309,16 @@ function runPlan(
       // The call returns once nothing it started is left (and its pids group is removed).
       killTree();
       void confined.waitGone().then(() =>
-        resolve({ exitCode: status.code, signal: status.signal, stdout, stderr, timedOut, aborted, memoryLimited: memoryLimited || memory.overLimit() }),
+        resolve({
+          exitCode: status.code,
+          signal: status.signal,
+          stdout,
+          stderr,
+          timedOut,
+          aborted,
+          memoryLimited: memoryLimited || memory.overLimit(),
+          ...(spill ? { spill } : {}),
+        }),
       );
     });
   });

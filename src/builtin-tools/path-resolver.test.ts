@@ -177,3 +177,25 @@ describe('createPathResolver', () => {
     expect((await fs.readdir(outside)).sort()).toEqual(['secret.txt']);
   });
 });
+
+describe('extraReadRoots (a session spill directory)', () => {
+  it('reads inside the extra root only, never writes there, and widens nothing beside it', async () => {
+    const spill = path.join(dir, 'logs', 's.spill');
+    await fs.mkdir(spill, { recursive: true });
+    await fs.writeFile(path.join(spill, 'call_1.txt'), 'spilled');
+    await fs.writeFile(path.join(dir, 'logs', 's.jsonl'), 'log');
+    const resolver = resolverFor();
+    const extra = { extraReadRoots: [spill] };
+    const opened = resolver.resolve(path.join(spill, 'call_1.txt'), 'read', extra);
+    expect(opened.real).toBe(path.join(spill, 'call_1.txt'));
+    opened.close();
+    // Control: without the option the same path is outside the policy.
+    expect(() => resolver.resolve(path.join(spill, 'call_1.txt'), 'read')).toThrow(/Permission denied/);
+    expect(() => resolver.resolve(path.join(dir, 'logs', 's.jsonl'), 'read', extra)).toThrow(/Permission denied/);
+    expect(() => resolver.resolve(`${spill}/../s.jsonl`, 'read', extra)).toThrow(/Permission denied/);
+    expect(() => resolver.resolve(path.join(spill, 'new.txt'), 'write', extra)).toThrow(/Permission denied/);
+    // A link out of the spill directory leads nowhere new.
+    await fs.symlink(path.join(outside, 'secret.txt'), path.join(spill, 'link'));
+    expect(() => resolver.resolve(path.join(spill, 'link'), 'read', extra)).toThrow(/Permission denied/);
+  });
+});

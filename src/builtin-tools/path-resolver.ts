@@ -58,6 +58,11 @@ export interface ResolveOptions {
    * paths"); without it such a write throws ProtectedPathError before anything is created.
    */
   readonly allowProtected?: boolean;
+  /**
+   * Real directories a `read` may also reach: the running session's spill directory (docs/sessions.md,
+   * "Spill"). Ignored for writes; the sandbox never sees them.
+   */
+  readonly extraReadRoots?: readonly string[];
 }
 
 /** A write to a protected path that no person approved (PERMISSION_DENIED). */
@@ -235,6 +240,8 @@ export function createPathResolver(options: FileToolOptions): PathResolver {
   const resolve = (userPath: string, access: PathAccess, resolveOptions: ResolveOptions = {}): OpenedPath => {
     const absolute = path.resolve(cwd, userPath);
     const shown = display(absolute);
+    const extra = access === 'read' ? (resolveOptions.extraReadRoots ?? []) : [];
+    const allowed = (real: string, a: PathAccess): boolean => inside(real, a) || (a === 'read' && extra.some((root) => isWithin(real, root)));
     const guarded = access === 'write' && resolveOptions.allowProtected !== true;
     const refuseProtected = (target: string): void => {
       if (guarded && isProtectedUnder(policy, target)) throw new ProtectedPathError(userPath, display(target));
@@ -266,12 +273,12 @@ export function createPathResolver(options: FileToolOptions): PathResolver {
       let real: string;
       if (end.kind === 'missing') {
         real = path.join(parentReal ?? '/', ...end.rest);
-        if (parentReal === undefined || !inside(parentReal, access)) throw deny(userPath, absolute, real, access);
+        if (parentReal === undefined || !allowed(parentReal, access)) throw deny(userPath, absolute, real, access);
       } else {
         real = realPathOfFd(end.fd);
         // A write renames inside the parent, so the parent must be writable too.
         const checked = access === 'write' && parentReal !== undefined ? parentReal : real;
-        if (!inside(real, access) || !inside(checked, access)) throw deny(userPath, absolute, real, access);
+        if (!allowed(real, access) || !allowed(checked, access)) throw deny(userPath, absolute, real, access);
       }
       // Where the write really lands (through any symbolic link) is what must not be protected.
       refuseProtected(real);

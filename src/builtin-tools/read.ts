@@ -70,8 +70,9 @@ export function createReadTool(options: FileToolOptions): ToolDefinition<ReadArg
     inputSchema: READ_INPUT_SCHEMA,
     outputSchema: READ_OUTPUT_SCHEMA,
     isConcurrencySafe: true,
-    async execute(args) {
-      const file = resolver.resolve(args.path, 'read');
+    async execute(args, exec) {
+      // The session's spill directory is readable whatever the policy (docs/sessions.md, "Spill").
+      const file = resolver.resolve(args.path, 'read', exec.spill ? { extraReadRoots: [exec.spill.dir] } : {});
       let text: string;
       try {
         ({ text } = await loadTextFile(file, 'read'));

@@ -226,6 +226,15 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
       const { runSessionsShow } = await import('./agent-commands.js');
       print(runSessionsShow({ ...o, id, env: process.env }));
     });
+  sessions
+    .command('rm')
+    .description('remove a session: its log and its spill directory')
+    .argument('<id>', 'session id (a unique prefix works)')
+    .option('--session-dir <dir>', 'session directory (default ~/.ptc/sessions, env PTC_HOME)')
+    .action(async (id: string, o: { sessionDir?: string }) => {
+      const { runSessionsRemove } = await import('./sessions-rm-command.js');
+      print(runSessionsRemove({ ...o, id, env: process.env }));
+    });
   sessions.exitOverride();
   for (const command of sessions.commands) command.exitOverride();
 

@@ -11,6 +11,7 @@ import { checkJson, renderJson, type JsonValue } from '../json.js';
 import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { selectBackend } from '../sandbox/index.js';
+import type { SpillStore } from '../tools/spill.js';
 import { defineTool, type DeferredContext, type ToolCallRef, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
 import { DEFAULT_MAX_PARALLEL_SUB_CALLS, DispatchPool } from './dispatch-pool.js';
 import { createSdkBinding } from './sdk-binding.js';
@@ -110,7 +111,7 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
       const tools = scope?.get('tools');
       if (!scope || !tools) throw new HarnessError('RUNTIME_UNAVAILABLE', 'run_code must be executed through the tool registry.');
       const policy = await programPolicy(runtime, options.policy, args, exec);
-      const bridge = new Bridge(tools, scope, { id: exec.callId, name: RUN_CODE_TOOL_NAME }, maxParallel, exec.signal);
+      const bridge = new Bridge(tools, scope, { id: exec.callId, name: RUN_CODE_TOOL_NAME }, maxParallel, exec.signal, exec.spill);
       let result: RunResult;
       try {
         const spec = await runtime.resolve({
@@ -212,11 +213,14 @@ class Bridge {
   private readonly tools: ToolRuntime;
   private readonly scope: Context;
   private readonly parent: ToolCallRef;
+  /** The session's spill store: sub-calls inherit it (a program's tools.read reads spill files). */
+  private readonly spill: SpillStore | undefined;
 
-  constructor(tools: ToolRuntime, scope: Context, parent: ToolCallRef, maxParallel: number, outer: AbortSignal) {
+  constructor(tools: ToolRuntime, scope: Context, parent: ToolCallRef, maxParallel: number, outer: AbortSignal, spill: SpillStore | undefined) {
     this.tools = tools;
     this.scope = scope;
     this.parent = parent;
+    this.spill = spill;
     this.pool = new DispatchPool(maxParallel);
     if (outer.aborted) this.controller.abort(outer.reason);
     else outer.addEventListener('abort', () => this.controller.abort(outer.reason), { once: true });
@@ -265,7 +269,7 @@ class Bridge {
     try {
       const result = await this.pool.submit(
         mode,
-        (signal) => this.tools.execute(tool, args, { signal, parent: this.parent, scope: this.scope, id }),
+        (signal) => this.tools.execute(tool, args, { signal, parent: this.parent, scope: this.scope, id, ...(this.spill ? { spill: this.spill } : {}) }),
         [bindingSignal, this.controller.signal],
       );
       this.contexts[index] = result.deferredContexts;

@@ -70,7 +70,18 @@ export type SessionEvent = SessionLineMeta &
     | { type: 'tool/call'; ts: string; id: string; name: string; args: JsonValue }
     | { type: 'tool/ptc-dispatch-start'; ts: string; parentId: string; id: string; tool: string; args: JsonValue }
     | { type: 'tool/ptc-dispatch'; ts: string; parentId: string; id: string; tool: string; args: JsonValue; content: string; isError: boolean }
-    | { type: 'tool/result'; ts: string; id: string; name: string; content: string; isError: boolean; error?: { code: string; message: string } }
+    | {
+        type: 'tool/result';
+        ts: string;
+        id: string;
+        name: string;
+        /** What the model saw: for a spilled result, the preview naming the file. */
+        content: string;
+        isError: boolean;
+        error?: { code: string; message: string };
+        /** The content was over MAX_TOOL_RESULT_CHARS and is saved whole here (docs/sessions.md, "Spill"). */
+        spill?: { path: string; bytes: number; totalBytes: number };
+      }
     | {
         /** A call that needed a person's yes (docs/approvals.md): the request, then its answer. */
         type: 'tool/approval';

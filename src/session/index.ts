@@ -17,6 +17,7 @@ export {
   newSessionId,
   resolveSessionDir,
   sessionFilePath,
+  spillDirPath,
   SESSION_FILE_EXTENSION,
   type SessionDirOptions,
   type SessionFile,
@@ -34,3 +35,4 @@ export {
 } from './list.js';
 export { formatSession, type FormatSessionOptions } from './format-session.js';
 export { continueSession, latestSessionIn, startSession, type ContinuedSession } from './continue-session.js';
+export { removeSession, type RemovedSession } from './remove.js';

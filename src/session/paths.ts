@@ -81,6 +81,12 @@ export function sessionFilePath(dir: string, sessionId: string): string {
   return path.join(dir, sessionId + SESSION_FILE_EXTENSION);
 }
 
+/** Where a session's spilled outputs go: `<dir>/<id>.spill/` (docs/sessions.md, "Spill"). */
+export function spillDirPath(dir: string, sessionId: string): string {
+  assertSessionId(sessionId);
+  return path.join(dir, `${sessionId}.spill`);
+}
+
 export interface SessionFile {
   readonly id: string;
   readonly file: string;

@@ -91,6 +91,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     content: z.string(),
     isError: z.boolean(),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    spill: z.object({ path: z.string(), bytes: z.number().int(), totalBytes: z.number().int() }).optional(),
   }),
   z.object({
     type: z.literal('tool/approval'),

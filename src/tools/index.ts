@@ -25,3 +25,5 @@ export {
   type ToolExecContext,
   type ToolSchema,
 } from './types.js';
+export { createSpillStore, createTempSpillStore, type SpillRef, type SpillStore, type SpillStoreOptions, type SpillStream } from './spill.js';
+export { spillPreview, spillToolResult, type SpilledResult } from './spill-preview.js';

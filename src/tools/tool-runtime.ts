@@ -13,6 +13,7 @@ import {
 import { checkJson, renderJson, type JsonValue } from '../json.js';
 import { isParsingSchema, parseNow, parseWith } from './parsing-schema.js';
 import { compileSchema, deferSchema, type SchemaValidator } from './schema-validator.js';
+import type { SpillStore } from './spill.js';
 import { schemasVetted } from './vetted-schemas.js';
 import type {
   AnyToolDefinition,
@@ -79,6 +80,8 @@ export interface ExecuteOptions {
   readonly scope?: Context;
   /** The call id; default: a fresh `call_<n>`. */
   readonly id?: string;
+  /** The session's spill store, handed to the body as `exec.spill` (docs/sessions.md, "Spill"). */
+  readonly spill?: SpillStore;
 }
 
 declare module '../context/context.js' {
@@ -278,7 +281,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
 
     const target = this.resolveExecution(name, scope, call.parent !== undefined);
     const def = target.def;
-    let result = await this.run(call, target, snapshot, options.signal);
+    let result = await this.run(call, target, snapshot, options.signal, options.spill);
     if (def?.finalizeContent) {
       try {
         result = { ...result, content: def.finalizeContent(result) };
@@ -296,6 +299,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     target: ExecutionTarget,
     snapshot: Snapshot,
     signal: AbortSignal | undefined,
+    spill: SpillStore | undefined,
   ): Promise<ToolCallResult> {
     if (signal?.aborted) return failure('ABORTED', `The call to "${call.name}" was aborted before it started.`);
     const invalidJson = () =>
@@ -339,7 +343,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     }
 
     if (signal?.aborted) return failure('ABORTED', `The call to "${call.name}" was aborted before it started.`);
-    let result = await this.runBody(call, args, def, entry, signal);
+    let result = await this.runBody(call, args, def, entry, signal, spill);
 
     const post = await this.hook('tools/post-execute', () => this.ctx.serial('tools/post-execute', call, result));
     if (!post.ok) return post.result;
@@ -356,6 +360,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
     def: AnyToolDefinition,
     entry: Entry,
     signal: AbortSignal | undefined,
+    spill: SpillStore | undefined,
   ): Promise<ToolCallResult> {
     const deferred: DeferredContext[] = [];
     const exec: ToolExecContext = {
@@ -363,6 +368,7 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
       callId: call.id,
       scope: call.scope,
       ...(call.parent ? { parent: call.parent } : {}),
+      ...(spill ? { spill } : {}),
       deferContext: (entry) => void deferred.push(Object.freeze({ ...entry })),
     };
     const body = async (): Promise<JsonValue | undefined> =>

@@ -4,6 +4,7 @@ import type { Context } from '../context/context.js';
 import type { ErrorInfo } from '../errors.js';
 import type { JsonSchema, JsonValue } from '../json.js';
 import type { ParsingSchema } from './parsing-schema.js';
+import type { SpillStore } from './spill.js';
 
 /** Identifies the outer call of a nested call (a program's sub-call carries its run_code call here). */
 export interface ToolCallRef {
@@ -29,6 +30,11 @@ export interface ToolExecContext {
   deferContext(entry: DeferredContext): void;
   /** The scope the call runs in (set by the registry; tools that make nested calls use it). */
   readonly scope?: Context;
+  /**
+   * The running session's spill store, when the call belongs to one (docs/sessions.md, "Spill"):
+   * `bash` spills its streams there, `read` may read its directory, nested calls inherit it.
+   */
+  readonly spill?: SpillStore;
 }
 
 /** The outcome of one call as the pipeline reports it. It never throws for a tool failure. */

@@ -94,6 +94,19 @@ interface ToolOutputMap {
     stderr: string;
     timedOut: boolean;
     truncated: boolean;
+    memoryLimited?: boolean;
+    spill?: {
+      stdout?: {
+        path: string;
+        bytes: number;
+        totalBytes: number;
+      };
+      stderr?: {
+        path: string;
+        bytes: number;
+        totalBytes: number;
+      };
+    };
     sandbox: {
       backend: "bwrap" | "node-permission" | "none";
       enforced: {
@@ -209,7 +222,7 @@ declare class ToolCallError extends Error {
 }
 
 declare const tools: {
-  /** Run one shell command with bash -c in the workspace and return its exit code, stdout and stderr. It runs under the same sandbox as run_code programs: it can read and write the workspace, read system files, and nothing else unless allowed; network is off unless allowed. Nothing persists between calls (no shell state, no background jobs): everything the command started is killed when it ends or times out. Each of stdout and stderr keeps at most 20000 bytes (start and end); redirect long output to a file and read it in parts. */
+  /** Run one shell command with bash -c in the workspace and return its exit code, stdout and stderr. It runs under the same sandbox as run_code programs: it can read and write the workspace, read system files, and nothing else unless allowed; network is off unless allowed. Nothing persists between calls (no shell state, no background jobs): everything the command started is killed when it ends or times out. Each of stdout and stderr keeps at most 20000 bytes (start and end); in an agent session a longer stream is saved whole to a file the result names, to read in parts with read. */
   "bash"(args: ToolArgsMap["bash"]): Promise<ToolOutputMap["bash"]>;
   /** Replace exact text in a file. `old_string` must match the file exactly, whitespace and indentation included, and exactly once unless `replace_all` is true; include a few surrounding lines to make it unique. Read the file first to see its exact text. To create or rewrite a whole file, use write. */
   "edit"(args: ToolArgsMap["edit"]): Promise<ToolOutputMap["edit"]>;

@@ -13,6 +13,23 @@ class BashArgs(TypedDict):
     timeout_ms: NotRequired[int]
 
 
+class BashOutput_Spill_Stdout(TypedDict):
+    path: str
+    bytes: int
+    totalBytes: int
+
+
+class BashOutput_Spill_Stderr(TypedDict):
+    path: str
+    bytes: int
+    totalBytes: int
+
+
+class BashOutput_Spill(TypedDict):
+    stdout: NotRequired[BashOutput_Spill_Stdout]
+    stderr: NotRequired[BashOutput_Spill_Stderr]
+
+
 class BashOutput_Sandbox_Enforced(TypedDict):
     fs: Literal["full", "partial", "none"]
     network: Literal["full", "partial", "none"]
@@ -31,6 +48,8 @@ class BashOutput(TypedDict):
     stderr: str
     timedOut: bool
     truncated: bool
+    memoryLimited: NotRequired[bool]
+    spill: NotRequired[BashOutput_Spill]
     sandbox: BashOutput_Sandbox
 
 
@@ -236,7 +255,7 @@ class Tools:
     """Each tool as an async method taking one dict of arguments; tools["name"] reaches every tool."""
 
     async def bash(self, args: BashArgs, /) -> BashOutput:
-        """Run one shell command with bash -c in the workspace and return its exit code, stdout and stderr. It runs under the same sandbox as run_code programs: it can read and write the workspace, read system files, and nothing else unless allowed; network is off unless allowed. Nothing persists between calls (no shell state, no background jobs): everything the command started is killed when it ends or times out. Each of stdout and stderr keeps at most 20000 bytes (start and end); redirect long output to a file and read it in parts."""
+        """Run one shell command with bash -c in the workspace and return its exit code, stdout and stderr. It runs under the same sandbox as run_code programs: it can read and write the workspace, read system files, and nothing else unless allowed; network is off unless allowed. Nothing persists between calls (no shell state, no background jobs): everything the command started is killed when it ends or times out. Each of stdout and stderr keeps at most 20000 bytes (start and end); in an agent session a longer stream is saved whole to a file the result names, to read in parts with read."""
         ...
 
     async def edit(self, args: EditArgs, /) -> EditOutput:
