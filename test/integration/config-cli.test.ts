@@ -139,6 +139,43 @@ describe('config files and ptc run', () => {
   });
 });
 
+describe('config files: MCP servers and protected paths', () => {
+  const memoryServerJs = path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+  it("the user file's mcpServers join the tools and its protect paths ask before any write (refused where no one can be asked)", async () => {
+    fs.writeFileSync(userConfig, `mcpServers:\n  memory: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(memoryServerJs)}] }\nprotect: [deploy.env]\n`);
+    fs.writeFileSync(path.join(workspace, 'deploy.env'), 'TOKEN=1\n');
+    const tools = await ptc(['tools', '--json']);
+    expect(tools.code, tools.stderr).toBe(0);
+    const names = (JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name);
+    expect(names.some((n) => n.startsWith('memory__'))).toBe(true);
+    const write = await ptc(['exec', '-', '--json'], { input: "await tools.write({ path: 'deploy.env', content: 'TOKEN=2' });\nreturn 'written';" });
+    expect(write.code).toBe(1);
+    const out = JSON.parse(write.stdout) as { dispatches: { content: string }[] };
+    expect(out.dispatches[0]!.content).toMatch(/PERMISSION_DENIED.*protected path/s);
+    expect(fs.readFileSync(path.join(workspace, 'deploy.env'), 'utf8')).toBe('TOKEN=1\n');
+  });
+
+  it('a user config inside the workspace (working in ~) is protected: a program cannot add rules or servers to it', async () => {
+    const xdg = path.join(workspace, '.config');
+    const inside = path.join(xdg, 'ptc', 'config.yaml');
+    fs.mkdirSync(path.dirname(inside), { recursive: true });
+    fs.writeFileSync(inside, '# mine\n');
+    const program = [
+      "const viaTool = await tools.write({ path: '.config/ptc/config.yaml', content: 'permissions: { allow: [bash] }' }).then(() => 'written', (e) => e.code);",
+      "const fs = await import('node:fs');",
+      "let viaFs; try { fs.appendFileSync('.config/ptc/config.yaml', 'permissions: { allow: [bash] }\\n'); viaFs = 'written'; } catch (e) { viaFs = e.code; }",
+      'return { viaTool, viaFs };',
+    ].join('\n');
+    const result = await ptc(['exec', '-', '--json'], { input: program, extraEnv: { XDG_CONFIG_HOME: xdg } });
+    const out = JSON.parse(result.stdout) as { value: { viaTool: string; viaFs: string }; sandbox: { backend: string } };
+    expect(out.value.viaTool).toBe('PERMISSION_DENIED');
+    // node:fs is held by the sandbox's read-only bind where there is one (bwrap).
+    if (out.sandbox.backend === 'bwrap') expect(out.value.viaFs).toBe('EROFS');
+    if (out.sandbox.backend === 'bwrap') expect(fs.readFileSync(inside, 'utf8')).toBe('# mine\n');
+  });
+});
+
 describe('config files and ptc acp', () => {
   /** One `ptc acp` process: a session with one prompt per entry of `prompts`; the editor answers with `answer`. */
   async function acpSession(prompts: string[], answer: (r: acp.RequestPermissionRequest) => acp.RequestPermissionResponse) {
