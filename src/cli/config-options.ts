@@ -65,7 +65,9 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
   ]);
   const has = (use: Use) => uses.includes(use);
   const workspace = has('workspace') || has('mcp') ? path.resolve(typeof o['cwd'] === 'string' ? o['cwd'] : process.cwd()) : undefined;
-  const files = await loadConfigFiles({ env, ...(workspace !== undefined ? { workspace } : {}) });
+  // ptc acp reads each session's project file itself (its cwd is the editor's, per session).
+  const perSession = commandPath(command) === 'acp';
+  const files = await loadConfigFiles({ env, ...(workspace !== undefined && !perSession ? { workspace } : {}) });
   if (files.project?.ignored !== undefined) note(`ptc: note: ignored ${files.project.file} (${files.project.ignored}).`);
 
   const flags: Record<string, { value: unknown; flag: string }> = {};

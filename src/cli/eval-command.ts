@@ -18,6 +18,8 @@ export interface EvalFlags {
   tasks?: string[];
   model?: string;
   baseUrl?: string;
+  /** Set from a config file's `apiKeyEnv` (config-options.ts). */
+  apiKeyEnv?: string;
   maxSteps?: number;
   jobs?: number;
   out?: string;
@@ -73,6 +75,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
     jobs: flags.jobs ?? 1,
     sandbox: flags.sandbox,
     env: io.env,
+    ...(flags.apiKeyEnv !== undefined ? { apiKeyEnv: flags.apiKeyEnv } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
     ...(io.writeProgress ? { onProgress: (p) => io.writeProgress!(progressLine(p), p.done === p.total) } : {}),
   });

@@ -178,8 +178,8 @@ describe('config files: MCP servers and protected paths', () => {
 
 describe('config files and ptc acp', () => {
   /** One `ptc acp` process: a session with one prompt per entry of `prompts`; the editor answers with `answer`. */
-  async function acpSession(prompts: string[], answer: (r: acp.RequestPermissionRequest) => acp.RequestPermissionResponse) {
-    const child = spawn(process.execPath, [bin, 'acp'], { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  async function acpSession(prompts: string[], answer: (r: acp.RequestPermissionRequest) => acp.RequestPermissionResponse, spawnCwd = workspace) {
+    const child = spawn(process.execPath, [bin, 'acp'], { cwd: spawnCwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -200,7 +200,7 @@ describe('config files and ptc acp', () => {
         for (const text of prompts) out.push((await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] })).stopReason);
         return out;
       });
-      return { stops, permissions };
+      return { stops, permissions, stderr: () => stderr };
     } finally {
       child.stdin.end();
       const code = await exited;
@@ -243,5 +243,25 @@ describe('config files and ptc acp', () => {
     expect(second.stops).toEqual(['end_turn', 'end_turn']);
     expect(second.permissions.map((p) => JSON.stringify(p.toolCall.rawInput))).toEqual([JSON.stringify({ command: 'echo another' })]);
     expect(JSON.stringify(s.requests[3]!.json)).toContain('saved-rule\\n');
+  });
+
+  it("each session's workspace brings its own project file, only when trusted (ptc acp started elsewhere)", async () => {
+    const s = await scripted([bashProgram('p1', 'echo blocked-here'), reply.text('one'), bashProgram('p2', 'echo blocked-here'), reply.text('two')]);
+    fs.writeFileSync(userConfig, `baseUrl: ${s.baseUrl}\nmodel: scripted\napprove: never\n`);
+    fs.mkdirSync(path.join(workspace, '.ptc'));
+    fs.writeFileSync(path.join(workspace, '.ptc', 'config.yaml'), 'permissions:\n  deny: ["bash: echo blocked*"]\n');
+    const elsewhere = path.join(base, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    const allow = () => ({ outcome: { outcome: 'selected' as const, optionId: 'allow' } });
+
+    const untrusted = await acpSession(['run it'], allow, elsewhere);
+    expect(untrusted.stops).toEqual(['end_turn']);
+    expect(untrusted.stderr()).toMatch(/note: ignored .*\.ptc\/config\.yaml .*ptc trust/);
+    expect(JSON.stringify(s.requests[1]!.json)).toContain('blocked-here\\n');
+
+    expect((await ptc(['trust', workspace])).code).toBe(0);
+    const trusted = await acpSession(['run it'], allow, elsewhere);
+    expect(trusted.stops).toEqual(['end_turn']);
+    expect(JSON.stringify(s.requests[3]!.json)).toContain('refused by the deny rule');
   });
 });
