@@ -74,6 +74,8 @@ describe('config files and ptc run', () => {
     // The environment and a flag win over the file.
     const json = JSON.parse((await ptc(['config', '--json'], { extraEnv: { PTC_MODEL: 'from-env' } })).stdout) as { settings: { model: { value: string; origin: string } } };
     expect(json.settings.model).toEqual({ value: 'from-env', layer: 'env', origin: 'env PTC_MODEL' });
+    const paths = await ptc(['config', 'path']);
+    expect(paths.stdout).toBe(`user     ${userConfig}\nproject  ${path.join(workspace, '.ptc', 'config.yaml')}\n`);
   });
 
   it("a project config loads only when the workspace is trusted: ignored with the trust command before, honoured after ptc trust, ignored again once it changes", async () => {
