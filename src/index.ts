@@ -42,6 +42,12 @@ export {
   type ApprovalRequest,
   type Approver,
 } from './approvals/approvals.js';
+export { ApprovalRuleSet, describeRule, type RuleSaver } from './approvals/approval-rule-set.js';
+export { describeRuleFor, parseRuleText, ruleMatches, type ApprovalRule } from './approvals/approval-rules.js';
+export { readConfigFile, type LoadedConfigFile } from './config/load-config-file.js';
+export { loadConfigFiles, ruleSetOf, type ConfigFiles } from './config/load-config.js';
+export { effectiveConfig, type EffectiveConfig } from './config/effective-config.js';
+export { saveAllowRule } from './config/save-rule.js';
 export { createAcpAgent, type AcpAgentOptions } from './acp/acp-agent.js';
 export { runAgent, DEFAULT_MAX_STEPS, type AgentRunOptions, type AgentRunResult, type AgentProgress, type EventSink } from './agent/loop.js';
 export { createTaskTool, TASK_DESCRIPTION, type AgentService, type SubagentOutcome, type SubagentRequest, type TaskArgs } from './builtin-tools/task.js';

@@ -10,7 +10,9 @@ import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 
 import { runAgent } from '../agent/loop.js';
+import { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
+import { projectLayer } from '../config/project-layer.js';
 import '../builtin-tools/file-change.js';
 import { todosOf } from '../builtin-tools/todo.js';
 import type { Disposer } from '../context/context.js';
@@ -44,6 +46,13 @@ export interface AcpAgentOptions {
   readonly sessionDir: string;
   readonly maxSteps?: number;
   readonly version: string;
+  /**
+   * Read each session's `<cwd>/.ptc/config.yaml` when that workspace is trusted (docs/config.md):
+   * its approval rules, MCP servers and protected paths join that session's harness. `ptc acp` sets it.
+   */
+  readonly projectConfig?: boolean;
+  /** Where the note about an ignored project file goes; default stderr (stdout is the protocol). */
+  readonly onNote?: (line: string) => void;
 }
 
 interface AcpSession {
@@ -77,8 +86,17 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
   const openHarness = async (cwd: string, mcpServers: readonly acp.McpServer[]): Promise<Harness> => {
     try {
       const row = editorMcpRow(mcpServers);
-      const plugins = [...(options.harness.plugins ?? []), ...(row !== undefined ? [row] : [])];
-      return await createHarness({ ...options.harness, ...(plugins.length > 0 ? { plugins } : {}), cwd });
+      const project = options.projectConfig === true ? await projectLayer(cwd, options.env, options.onNote) : undefined;
+      const plugins = [...(options.harness.plugins ?? []), ...(project?.rows ?? []), ...(row !== undefined ? [row] : [])];
+      const protect = [...(options.harness.protect ?? []), ...(project?.protect ?? [])];
+      const rules = project === undefined ? options.harness.approvalRules : (options.harness.approvalRules ?? new ApprovalRuleSet()).withRules(project.rules);
+      return await createHarness({
+        ...options.harness,
+        ...(plugins.length > 0 ? { plugins } : {}),
+        ...(protect.length > 0 ? { protect } : {}),
+        ...(rules !== undefined ? { approvalRules: rules } : {}),
+        cwd,
+      });
     } catch (error) {
       if (error instanceof HarnessError) throw acp.RequestError.invalidParams({ code: error.code }, error.message);
       throw error;

@@ -15,33 +15,45 @@ export interface RememberedRule {
 
 export class ApprovalRuleSet {
   private readonly list: ApprovalRule[];
+  /** A set this one extends (withRules): its rules count too, live, and answers are remembered there. */
+  private readonly base: ApprovalRuleSet | undefined;
   private readonly saver: RuleSaver | undefined;
   /** The file "always allow" answers are saved to, for what a front-end shows. */
   readonly saveTo: string | undefined;
 
-  constructor(rules: readonly ApprovalRule[] = [], saver?: RuleSaver, saveTo?: string) {
+  constructor(rules: readonly ApprovalRule[] = [], saver?: RuleSaver, saveTo?: string, base?: ApprovalRuleSet) {
     this.list = [...rules];
     this.saver = saver;
-    this.saveTo = saveTo;
+    this.saveTo = base?.saveTo ?? saveTo;
+    this.base = base;
+  }
+
+  /**
+   * This set plus `extra` (a project file's rules for one ACP session): rules this set gains later
+   * still count, and "always allow" answers are remembered (and saved) here, for every session.
+   */
+  withRules(extra: readonly ApprovalRule[]): ApprovalRuleSet {
+    return extra.length === 0 ? this : new ApprovalRuleSet(extra, undefined, undefined, this);
   }
 
   get rules(): readonly ApprovalRule[] {
-    return this.list;
+    return this.base === undefined ? this.list : [...this.base.rules, ...this.list];
   }
 
   /** The first deny rule covering the call (deny wins over everything). */
   denying(call: RuleCall, workspace: string): ApprovalRule | undefined {
-    return this.list.find((rule) => rule.effect === 'deny' && ruleMatches(rule, call, workspace));
+    return this.rules.find((rule) => rule.effect === 'deny' && ruleMatches(rule, call, workspace));
   }
 
   /** The first allow rule covering the call, unless a deny rule covers it too. */
   allowing(call: RuleCall, workspace: string): ApprovalRule | undefined {
     if (this.denying(call, workspace) !== undefined) return undefined;
-    return this.list.find((rule) => rule.effect === 'allow' && ruleMatches(rule, call, workspace));
+    return this.rules.find((rule) => rule.effect === 'allow' && ruleMatches(rule, call, workspace));
   }
 
   /** An "always allow" answer: the rule for the call (ruleFor), in force now and saved when a file was given. */
   remember(call: RuleCall, workspace: string): RememberedRule {
+    if (this.base !== undefined) return this.base.remember(call, workspace);
     const derived = ruleFor(call, workspace);
     const known = this.list.find((r) => r.effect === 'allow' && r.tool === derived.tool && r.pattern === derived.pattern);
     if (known !== undefined) return { rule: known };

@@ -97,6 +97,20 @@ describe('approval rules', () => {
     expect(set.allowing(bash('make'), ws)).toBeDefined();
   });
 
+  it('withRules: a session view adds rules, sees rules the base gains later, and remembers answers in the base', () => {
+    const saved: string[] = [];
+    const base = new ApprovalRuleSet([rule('allow', 'read')], (r) => (saved.push(r.tool), 'user:1'), '/u/config.yaml');
+    const session = base.withRules([rule('deny', 'bash: make deploy*')]);
+    expect(session.saveTo).toBe('/u/config.yaml');
+    expect(session.denying(bash('make deploy prod'), ws)).toBeDefined();
+    expect(base.denying(bash('make deploy prod'), ws)).toBeUndefined();
+    session.remember(bash('make test'), ws);
+    expect(saved).toEqual(['bash']);
+    expect(base.allowing(bash('make test'), ws)).toBeDefined();
+    expect(base.withRules([]).allowing(bash('make test'), ws)).toBeDefined();
+    expect(session.allowing({ tool: 'read', args: { path: 'a' } }, ws)?.origin).toBe('test:1');
+  });
+
   it('globMatch: escapes and ?', () => {
     expect(globMatch('a\\*b', 'a*b', 'any')).toBe(true);
     expect(globMatch('a\\*b', 'axb', 'any')).toBe(false);

@@ -3,7 +3,10 @@
 // were read; `ptc config path` prints the files' locations. This module imports only commander and
 // types; the work is loaded when the command runs (README, "CLI").
 
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
+import { ConfigError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -21,8 +24,8 @@ export function buildConfigCommand(print: (out: CommandOutput) => void, env: Env
     .description('print where the user and project config files are (whether or not they exist)')
     .option('--cwd <dir>', 'workspace (default: current directory)')
     .action(async (o: { cwd?: string }) => {
-      const [{ userConfigPath, projectConfigPath }, { checkWorkspace }] = await Promise.all([import('../config/config-paths.js'), import('./commands.js')]);
-      print({ stdout: `user     ${userConfigPath(env)}\nproject  ${projectConfigPath(checkWorkspace(o.cwd))}\n`, exitCode: 0 });
+      const { userConfigPath, projectConfigPath } = await import('../config/config-paths.js');
+      print({ stdout: `user     ${userConfigPath(env)}\nproject  ${projectConfigPath(workspaceOf(o.cwd))}\n`, exitCode: 0 });
     });
   config.exitOverride();
   for (const command of config.commands) command.exitOverride();
@@ -36,15 +39,14 @@ export interface ConfigShowOptions {
 }
 
 export async function runConfigShow(options: ConfigShowOptions): Promise<CommandOutput> {
-  const [{ loadConfigFiles }, { effectiveConfig, ENV_OF, SETTING_KEYS }, { modelChoice }, { checkWorkspace }, { DEFAULT_MODEL }, { ruleText }] = await Promise.all([
+  const [{ loadConfigFiles }, { effectiveConfig, ENV_OF, SETTING_KEYS }, { modelChoice }, { DEFAULT_MODEL }, { ruleText }] = await Promise.all([
     import('../config/load-config.js'),
     import('../config/effective-config.js'),
     import('../config/model-settings.js'),
-    import('./commands.js'),
     import('../llm/default-model.js'),
     import('../approvals/approval-rules.js'),
   ]);
-  const workspace = checkWorkspace(options.cwd);
+  const workspace = workspaceOf(options.cwd);
   const files = await loadConfigFiles({ env: options.env, workspace });
   const config = effectiveConfig({
     ...(files.user.loaded !== undefined ? { user: files.user.loaded } : {}),
@@ -83,4 +85,11 @@ export async function runConfigShow(options: ConfigShowOptions): Promise<Command
   if (servers.length > 0) out.push('', 'MCP servers:', ...servers.map((s) => `  ${s.name}: ${s.what}  ${s.file}`));
   out.push('', `Environment variables: ${SETTING_KEYS.map((k) => ENV_OF[k]).join(', ')}; a flag wins over all.`);
   return { stdout: `${out.join('\n')}\n`, exitCode: 0 };
+}
+
+/** `--cwd` resolved; CONFIG for one that is not a directory (as checkWorkspace, without loading the harness). */
+function workspaceOf(cwd: string | undefined): string {
+  const dir = path.resolve(cwd ?? process.cwd());
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ConfigError(`--cwd ${dir} is not an existing directory; pass a directory.`);
+  return dir;
 }

@@ -4,6 +4,7 @@
 // Registered as one preAction hook in main.ts; it loads its modules only when a command runs, so
 // `ptc --help` pays nothing.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { ExtraPluginRow } from '../harness.js';
@@ -64,7 +65,9 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
   ]);
   const has = (use: Use) => uses.includes(use);
   const workspace = has('workspace') || has('mcp') ? path.resolve(typeof o['cwd'] === 'string' ? o['cwd'] : process.cwd()) : undefined;
-  const files = await loadConfigFiles({ env, ...(workspace !== undefined ? { workspace } : {}) });
+  // ptc acp reads each session's project file itself (its cwd is the editor's, per session).
+  const perSession = commandPath(command) === 'acp';
+  const files = await loadConfigFiles({ env, ...(workspace !== undefined && !perSession ? { workspace } : {}) });
   if (files.project?.ignored !== undefined) note(`ptc: note: ignored ${files.project.file} (${files.project.ignored}).`);
 
   const flags: Record<string, { value: unknown; flag: string }> = {};
@@ -93,13 +96,33 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
     if (choice.apiKeyEnv !== undefined) set('apiKeyEnv', choice.apiKeyEnv);
   }
   if (has('workspace')) {
-    const protect = Array.isArray(o['protect']) ? (o['protect'] as string[]) : [];
-    // A project file's paths are relative to its workspace, a user file's to the command's (its --cwd).
-    if (config.protect.length > 0) set('protect', [...config.protect.map((p) => path.resolve(workspace!, p.value)), ...protect]);
+    const protect = [...config.protect.map((p) => path.resolve(workspace!, p.value)), ...(Array.isArray(o['protect']) ? (o['protect'] as string[]) : [])];
+    const userDir = guardUserConfigDir(files.user.file, workspace!);
+    if (userDir !== undefined) protect.push(userDir);
+    // Paths are relative to the workspace (the command's --cwd).
+    if (protect.length > 0) set('protect', protect);
     set('approvalRules', ruleSetOf(config, files));
   }
   if (has('workspace') || has('mcp')) {
     const rows: ExtraPluginRow[] = config.mcpServers.map(({ file, servers }) => ({ name: 'mcp', config: { mcpServers: servers }, at: `mcpServers of ${file}` }));
     if (rows.length > 0) set('configRows', rows);
   }
+}
+
+/**
+ * The user config's directory when it lies inside the workspace (working in `~`): protected like
+ * `.ptc` (docs/security.md), since a program that wrote it could add MCP server commands and allow
+ * rules for the next run. Created first when missing: a protected path is bound read-only only
+ * when it exists (docs/sandbox.md, "Protected paths").
+ */
+function guardUserConfigDir(userFile: string, workspace: string): string | undefined {
+  const dir = path.dirname(userFile);
+  const relative = path.relative(workspace, dir);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // Not creatable: the file tools still ask for it by name.
+  }
+  return dir;
 }

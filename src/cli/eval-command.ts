@@ -18,6 +18,8 @@ export interface EvalFlags {
   tasks?: string[];
   model?: string;
   baseUrl?: string;
+  /** Set from a config file's `apiKeyEnv` (config-options.ts). */
+  apiKeyEnv?: string;
   maxSteps?: number;
   jobs?: number;
   out?: string;
@@ -111,6 +113,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
       jobs: flags.jobs ?? 1,
       sandbox: flags.sandbox,
       env: io.env,
+      ...(flags.apiKeyEnv !== undefined ? { apiKeyEnv: flags.apiKeyEnv } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       ...onProgress,
     });

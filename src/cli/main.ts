@@ -188,6 +188,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
           sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: process.env }),
           version: packageVersion(),
           signal: controller.signal,
+          projectConfig: true,
         });
       } finally {
         process.off('SIGINT', onSignal);

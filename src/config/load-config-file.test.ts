@@ -93,3 +93,13 @@ describe('config file loading', () => {
     expect(configError('- a\n- b\n').message).toMatch(/must be a map of keys/);
   });
 });
+
+describe('docs/config.md', () => {
+  it('every YAML example on the page loads', async () => {
+    const fs = await import('node:fs');
+    const page = fs.readFileSync(new URL('../../docs/config.md', import.meta.url), 'utf8');
+    const blocks = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    for (const block of blocks) expect(() => parseConfigText(block, 'docs/config.md'), block).not.toThrow();
+  });
+});

@@ -34,8 +34,15 @@ export async function loadConfigFiles(options: LoadConfigOptions): Promise<Confi
   const userFile = userConfigPath(options.env);
   const user = { file: userFile, ...optional('loaded', readConfigFile(userFile)) };
   if (options.workspace === undefined) return { user };
+  const project = await loadProjectConfig(options.workspace, options.env);
+  return project === undefined ? { user } : { user, project };
+}
+
+/** The project file of `workspace` when it exists: loaded if the workspace is trusted, else why not. */
+export async function loadProjectConfig(workspace: string, env: Env): Promise<ConfigFiles['project']> {
+  const options = { workspace, env };
   const projectFile = projectConfigPath(options.workspace);
-  if (!fs.existsSync(projectFile)) return { user };
+  if (!fs.existsSync(projectFile)) return undefined;
   // Loaded only when needed: the trust check reads the workspace's presets and plugin files.
   const { checkWorkspaceTrust, trustCommand, untrustedReason } = await import('../trust/workspace-trust.js');
   let trust: ReturnType<typeof checkWorkspaceTrust> | undefined;
@@ -45,9 +52,9 @@ export async function loadConfigFiles(options: LoadConfigOptions): Promise<Confi
   } catch (error) {
     problem = `the configuration of workspace ${options.workspace} cannot be reviewed (${(error as Error).message.split('\n')[0]})`;
   }
-  if (trust?.state === 'trusted') return { user, project: { file: projectFile, ...optional('loaded', readConfigFile(projectFile)) } };
+  if (trust?.state === 'trusted') return { file: projectFile, ...optional('loaded', readConfigFile(projectFile)) };
   const reason = problem ?? untrustedReason(trust!);
-  return { user, project: { file: projectFile, ignored: `${reason}; review it and trust it with \`${trustCommand(trust?.config.workspace ?? options.workspace)}\`` } };
+  return { file: projectFile, ignored: `${reason}; review it and trust it with \`${trustCommand(trust?.config.workspace ?? options.workspace)}\`` };
 }
 
 /** The rules of `config`; "always allow" answers are saved to the user file. */

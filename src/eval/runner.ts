@@ -43,6 +43,8 @@ export interface EvalOptions extends EvalSettings {
   readonly jobs?: number;
   readonly sandbox?: SandboxMode;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`, docs/config.md); not kept in run.json. */
+  readonly apiKeyEnv?: string;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: EvalProgress) => void;
 }
@@ -84,7 +86,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const tasks = selectTasks(loadTasks(), options.tasks);
   if (tasks.length === 0) throw new ConfigError(`No M3ToolEval task matches --tasks ${(options.tasks ?? []).join(',')}; names look like trade_calculator/* or web_browsing/price_of_*.`);
   // A missing key fails here, before any run, with the variable to set (never a faked result).
-  const live = options.replay ? undefined : resolveModel({ ...(options.model !== undefined ? { model: options.model } : {}), ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), env: { ...env } });
+  const live = options.replay ? undefined : resolveModel({ ...(options.model !== undefined ? { model: options.model } : {}), ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}), env: { ...env } });
 
   const dir = path.resolve(options.out);
   fs.mkdirSync(path.join(dir, 'workspace'), { recursive: true });

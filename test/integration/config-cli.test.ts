@@ -74,6 +74,8 @@ describe('config files and ptc run', () => {
     // The environment and a flag win over the file.
     const json = JSON.parse((await ptc(['config', '--json'], { extraEnv: { PTC_MODEL: 'from-env' } })).stdout) as { settings: { model: { value: string; origin: string } } };
     expect(json.settings.model).toEqual({ value: 'from-env', layer: 'env', origin: 'env PTC_MODEL' });
+    const paths = await ptc(['config', 'path']);
+    expect(paths.stdout).toBe(`user     ${userConfig}\nproject  ${path.join(workspace, '.ptc', 'config.yaml')}\n`);
   });
 
   it("a project config loads only when the workspace is trusted: ignored with the trust command before, honoured after ptc trust, ignored again once it changes", async () => {
@@ -139,10 +141,47 @@ describe('config files and ptc run', () => {
   });
 });
 
+describe('config files: MCP servers and protected paths', () => {
+  const memoryServerJs = path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+  it("the user file's mcpServers join the tools and its protect paths ask before any write (refused where no one can be asked)", async () => {
+    fs.writeFileSync(userConfig, `mcpServers:\n  memory: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(memoryServerJs)}] }\nprotect: [deploy.env]\n`);
+    fs.writeFileSync(path.join(workspace, 'deploy.env'), 'TOKEN=1\n');
+    const tools = await ptc(['tools', '--json']);
+    expect(tools.code, tools.stderr).toBe(0);
+    const names = (JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name);
+    expect(names.some((n) => n.startsWith('memory__'))).toBe(true);
+    const write = await ptc(['exec', '-', '--json'], { input: "await tools.write({ path: 'deploy.env', content: 'TOKEN=2' });\nreturn 'written';" });
+    expect(write.code).toBe(1);
+    const out = JSON.parse(write.stdout) as { dispatches: { content: string }[] };
+    expect(out.dispatches[0]!.content).toMatch(/PERMISSION_DENIED.*protected path/s);
+    expect(fs.readFileSync(path.join(workspace, 'deploy.env'), 'utf8')).toBe('TOKEN=1\n');
+  });
+
+  it('a user config inside the workspace (working in ~) is protected: a program cannot add rules or servers to it', async () => {
+    const xdg = path.join(workspace, '.config');
+    const inside = path.join(xdg, 'ptc', 'config.yaml');
+    fs.mkdirSync(path.dirname(inside), { recursive: true });
+    fs.writeFileSync(inside, '# mine\n');
+    const program = [
+      "const viaTool = await tools.write({ path: '.config/ptc/config.yaml', content: 'permissions: { allow: [bash] }' }).then(() => 'written', (e) => e.code);",
+      "const fs = await import('node:fs');",
+      "let viaFs; try { fs.appendFileSync('.config/ptc/config.yaml', 'permissions: { allow: [bash] }\\n'); viaFs = 'written'; } catch (e) { viaFs = e.code; }",
+      'return { viaTool, viaFs };',
+    ].join('\n');
+    const result = await ptc(['exec', '-', '--json'], { input: program, extraEnv: { XDG_CONFIG_HOME: xdg } });
+    const out = JSON.parse(result.stdout) as { value: { viaTool: string; viaFs: string }; sandbox: { backend: string } };
+    expect(out.value.viaTool).toBe('PERMISSION_DENIED');
+    // node:fs is held by the sandbox's read-only bind where there is one (bwrap).
+    if (out.sandbox.backend === 'bwrap') expect(out.value.viaFs).toBe('EROFS');
+    if (out.sandbox.backend === 'bwrap') expect(fs.readFileSync(inside, 'utf8')).toBe('# mine\n');
+  });
+});
+
 describe('config files and ptc acp', () => {
   /** One `ptc acp` process: a session with one prompt per entry of `prompts`; the editor answers with `answer`. */
-  async function acpSession(prompts: string[], answer: (r: acp.RequestPermissionRequest) => acp.RequestPermissionResponse) {
-    const child = spawn(process.execPath, [bin, 'acp'], { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  async function acpSession(prompts: string[], answer: (r: acp.RequestPermissionRequest) => acp.RequestPermissionResponse, spawnCwd = workspace) {
+    const child = spawn(process.execPath, [bin, 'acp'], { cwd: spawnCwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -163,7 +202,7 @@ describe('config files and ptc acp', () => {
         for (const text of prompts) out.push((await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] })).stopReason);
         return out;
       });
-      return { stops, permissions };
+      return { stops, permissions, stderr: () => stderr };
     } finally {
       child.stdin.end();
       const code = await exited;
@@ -206,5 +245,25 @@ describe('config files and ptc acp', () => {
     expect(second.stops).toEqual(['end_turn', 'end_turn']);
     expect(second.permissions.map((p) => JSON.stringify(p.toolCall.rawInput))).toEqual([JSON.stringify({ command: 'echo another' })]);
     expect(JSON.stringify(s.requests[3]!.json)).toContain('saved-rule\\n');
+  });
+
+  it("each session's workspace brings its own project file, only when trusted (ptc acp started elsewhere)", async () => {
+    const s = await scripted([bashProgram('p1', 'echo blocked-here'), reply.text('one'), bashProgram('p2', 'echo blocked-here'), reply.text('two')]);
+    fs.writeFileSync(userConfig, `baseUrl: ${s.baseUrl}\nmodel: scripted\napprove: never\n`);
+    fs.mkdirSync(path.join(workspace, '.ptc'));
+    fs.writeFileSync(path.join(workspace, '.ptc', 'config.yaml'), 'permissions:\n  deny: ["bash: echo blocked*"]\n');
+    const elsewhere = path.join(base, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    const allow = () => ({ outcome: { outcome: 'selected' as const, optionId: 'allow' } });
+
+    const untrusted = await acpSession(['run it'], allow, elsewhere);
+    expect(untrusted.stops).toEqual(['end_turn']);
+    expect(untrusted.stderr()).toMatch(/note: ignored .*\.ptc\/config\.yaml .*ptc trust/);
+    expect(JSON.stringify(s.requests[1]!.json)).toContain('blocked-here\\n');
+
+    expect((await ptc(['trust', workspace])).code).toBe(0);
+    const trusted = await acpSession(['run it'], allow, elsewhere);
+    expect(trusted.stops).toEqual(['end_turn']);
+    expect(JSON.stringify(s.requests[3]!.json)).toContain('refused by the deny rule');
   });
 });

@@ -11,7 +11,9 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { ApprovalRuleSet } from '../../src/approvals/approval-rule-set.js';
 import { buildUiCommand } from '../../src/cli/ui-command.js';
+import { saveAllowRule } from '../../src/config/save-rule.js';
 import { readSession, type SessionEvent } from '../../src/session/index.js';
 import { startUiServer, type UiServer, type UiServerOptions } from '../../src/ui/server.js';
 import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
@@ -334,6 +336,43 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
     await page.locator('[data-card="tool"][data-tool="edit"][data-status="ok"] .diff').waitFor();
     expect(await page.locator('[data-card="tool"][data-tool="edit"] .diff pre').innerText()).toBe('-alpha\n+omega');
   }, 90_000);
+  it('"Always allow" on an approval card saves the rule to the config file; the next matching call does not ask (docs/config.md)', async () => {
+    const configFile = path.join(workspace, '..', `${path.basename(workspace)}-config.yaml`);
+    fs.writeFileSync(configFile, '# mine\n');
+    const rules = new ApprovalRuleSet([], (rule) => saveAllowRule(configFile, rule), configFile);
+    try {
+      const server = await start(
+        [
+          reply.toolCalls([{ id: 'b1', name: 'bash', args: { command: 'echo from-ui' } }]),
+          reply.text('Ran it.'),
+          reply.toolCalls([{ id: 'b2', name: 'bash', args: { command: 'echo from-ui' } }]),
+          reply.text('Ran it again.'),
+        ],
+        { harness: { cwd: workspace, sandbox: 'auto', approvalRules: rules } },
+      );
+      const page = await open(server);
+      await page.locator('[data-preset="standard"] input').check();
+      await send(page, 'Run it.');
+      const ask = page.locator('[data-card="approval"][data-decision="waiting"][data-tool="bash"]');
+      await ask.waitFor({ timeout: 30_000 });
+      expect(await ask.locator('button.allow-always').innerText()).toContain('bash: echo from-ui');
+      await ask.locator('button.allow-always').click();
+      await page.locator('.message.assistant', { hasText: 'Ran it.' }).waitFor({ timeout: 30_000 });
+      expect(fs.readFileSync(configFile, 'utf8')).toMatch(/^# mine\n[\s\S]*- "bash: echo from-ui"/);
+      await page.locator('.turn-end[data-reason="completed"]').waitFor({ timeout: 30_000 });
+      await send(page, 'Again.');
+      await page.locator('.message.assistant', { hasText: 'Ran it again.' }).waitFor({ timeout: 30_000 });
+      const approvals = eventsOf(sessionIdOf(page)).filter((e) => e.type === 'tool/approval');
+      expect(approvals).toMatchObject([
+        { stage: 'request', id: 'b1', alwaysAllow: 'bash: echo from-ui' },
+        { stage: 'answer', id: 'b1', decision: 'allow-always', by: 'person' },
+        { stage: 'answer', id: 'b2', decision: 'allow', by: 'rule' },
+      ]);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      fs.rmSync(configFile, { force: true });
+    }
+  }, 120_000);
 
   it('a program cannot add elements of its own to its approval card (docs/security.md, "Approval edges")', async () => {
     const program = "/*\n</span></code></pre><h1 id=\"pwned\">Read-only. Safe to allow.</h1>\n*/\nawait tools.write({ path: 'x.txt', content: '<b id=\"pwned2\">x</b>' });\nreturn 'w';";
