@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAnswerPrinter } from './answer-printer.js';
+import { createMarkdownRenderer } from './markdown-render.js';
 
 function sink(): { out: Writable; text: () => string } {
   const chunks: string[] = [];
@@ -34,7 +35,7 @@ describe('createAnswerPrinter', () => {
 
   it('renders each block once it is complete, and the rest at the end', () => {
     const { out, text } = sink();
-    const printer = createAnswerPrinter(out, 'render', () => 80);
+    const printer = createAnswerPrinter(out, { render: createMarkdownRenderer }, () => 80);
     printer.text('# Title\n\nSome **bo');
     expect(text()).toMatch(/Title\n$/);
     expect(text()).not.toContain('Some');

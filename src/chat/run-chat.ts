@@ -98,7 +98,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const printMode = !isTty(options.output) ? 'raw' : noColor ? 'escape' : 'render';
   const color = isTty(options.errorOutput) && !noColor;
   const err = (text: string) => void options.errorOutput.write(text);
-  const printer = createAnswerPrinter(options.output, printMode, () => columnsOf(options.output));
+  // The markdown renderer takes a few hundred ms to load (marked, its terminal renderer, the
+  // highlighter's grammars): loaded while the person types the first message, not before the prompt.
+  let rendererLoad: Promise<typeof import('./markdown-render.js')> | undefined;
   const tally = new UsageTally();
   const changes = new SessionChanges();
   let policy = options.approve;
@@ -236,6 +238,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   try {
     if (session !== undefined) err(`Continuing session ${session.writer.sessionId}.\n`);
     err(`ptc chat — preset ${harness.preset.name}, model ${model.label}, approvals "${policy}". /help lists commands; Ctrl-C stops a step; Ctrl-D or /exit quits.\n`);
+    if (printMode === 'render') rendererLoad = import('./markdown-render.js');
     for (;;) {
       const line = await question(rl, PROMPT);
       if (line === undefined || exitCode !== undefined) break;
@@ -257,6 +260,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (session === undefined) session = { writer: createSessionWriter({ dir }) };
       const open = session;
       const turnModel = model;
+      const renderer = rendererLoad === undefined ? undefined : (await rendererLoad).createMarkdownRenderer;
+      const printer = createAnswerPrinter(options.output, renderer !== undefined ? { render: renderer } : printMode === 'escape' ? 'escape' : 'raw', () => columnsOf(options.output));
       turn = new AbortController();
       let result: AgentRunResult;
       try {
