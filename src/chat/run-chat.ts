@@ -16,6 +16,7 @@ import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/com
 import { ConfigError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
 import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import { KNOWN_MODELS } from '../llm/model-catalog.js';
 import { MAX_CHAT_SESSIONS_LISTED } from '../limits.js';
 import {
   continueSession,
@@ -193,6 +194,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       detach = attach(harness);
     },
     modelLabel: () => model.label,
+    modelCandidates: () => (options.baseUrl !== undefined ? KNOWN_MODELS.map((m) => m.slice(m.indexOf(':') + 1)) : KNOWN_MODELS),
     switchModel: (spec) => {
       model = modelOf(spec);
     },
