@@ -62,6 +62,11 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     await chat.waitFor('the help', /\/approve \[never\|writes\|all\]\s+show the approval mode/);
     expect(chat.screen()).toMatch(/\/diff\s+the files this session changed/);
 
+    chat.keys('/approve wr', 'Tab');
+    await chat.waitFor('the completed argument', /› \/approve writes$/m);
+    chat.keys('Enter');
+    await chat.waitFor('the mode', /approvals "writes": calls that may change something ask/);
+
     chat.line('/hlep');
     await chat.waitFor('the unknown command error', /unknown command \/hlep\. Did you mean \/help\?.*\/help lists the commands/);
     chat.line('/approve sometimes');
