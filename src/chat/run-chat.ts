@@ -309,7 +309,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         inputTokens: total.inputTokens,
         outputTokens: total.outputTokens,
         cost: total.cost,
-        lastRequestTokens: model === turnModel ? lastRequestTokens : undefined,
+        lastRequestTokens,
         approve: policy,
       });
       err(`${color ? sgr.dim(status) : status}\n`);
