@@ -44,3 +44,10 @@ describe('createAnswerPrinter', () => {
     expect(text().replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^# Title\n\nSome bold\.\n$/);
   });
 });
+
+describe('visibleKeepingLines', () => {
+  it('escapes controls and bidi controls, keeps line breaks, tabs and emoji joiners', async () => {
+    const { visibleKeepingLines } = await import('../terminal-text.js');
+    expect(visibleKeepingLines('a\r\nb\tc\u001b[2J\u202e\u2028👩\u200d💻\r')).toBe('a\nb\tc\\u001b[2J\\u202e\\u2028👩\u200d💻\\u000d');
+  });
+});
