@@ -12,17 +12,16 @@ export function visible(text: string): string {
   });
 }
 
+const UNSAFE_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /**
- * Text that keeps its line breaks and tabs but shows every other control, line-separator and
- * bidi/format character as a `\u` escape (a CRLF becomes a plain line break): the model's answer
- * printed unrendered on a terminal.
+ * Text that keeps its line breaks and tabs but shows every other control character, line separator
+ * and bidi control as a `\u` escape (a CRLF becomes a plain line break): the model's answer printed
+ * unrendered on a terminal. Unlike visible(), other format characters (an emoji's zero-width
+ * joiner) stay: this is prose, not a question whose every character must be seen.
  */
 export function visibleKeepingLines(text: string): string {
-  return text
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .map(visible)
-    .join('\n');
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE_IN_TEXT, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }
 
 /** `text` cut to `max` characters with an ellipsis. */

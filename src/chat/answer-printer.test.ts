@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAnswerPrinter } from './answer-printer.js';
+import { createMarkdownRenderer } from './markdown-render.js';
 
 function sink(): { out: Writable; text: () => string } {
   const chunks: string[] = [];
@@ -34,12 +35,19 @@ describe('createAnswerPrinter', () => {
 
   it('renders each block once it is complete, and the rest at the end', () => {
     const { out, text } = sink();
-    const printer = createAnswerPrinter(out, 'render', () => 80);
+    const printer = createAnswerPrinter(out, { render: createMarkdownRenderer }, () => 80);
     printer.text('# Title\n\nSome **bo');
     expect(text()).toMatch(/Title\n$/);
     expect(text()).not.toContain('Some');
     printer.text('ld**.');
     printer.end();
     expect(text().replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^# Title\n\nSome bold\.\n$/);
+  });
+});
+
+describe('visibleKeepingLines', () => {
+  it('escapes controls and bidi controls, keeps line breaks, tabs and emoji joiners', async () => {
+    const { visibleKeepingLines } = await import('../terminal-text.js');
+    expect(visibleKeepingLines('a\r\nb\tc\u001b[2J\u202e\u2028👩\u200d💻\r')).toBe('a\nb\tc\\u001b[2J\\u202e\\u2028👩\u200d💻\\u000d');
   });
 });

@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream';
 
 import { visibleKeepingLines } from '../terminal-text.js';
-import { createMarkdownRenderer, type MarkdownRenderer } from './markdown-render.js';
+import type { MarkdownRenderer } from './markdown-render.js';
 import { MarkdownBlocks } from './markdown-stream.js';
 
 export interface AnswerPrinter {
@@ -17,13 +17,18 @@ export interface AnswerPrinter {
 }
 
 /**
- * `mode`: `render` markdown, `escape` control characters (a terminal without colour), or `raw`.
- * `width` is asked at each block, so a resized terminal gets lines of its new width.
+ * `mode`: render markdown with renderers from `render` (markdown-render.ts, loaded by the caller
+ * when needed), `escape` control characters (a terminal without colour), or `raw`. `width` is
+ * asked at each block, so a resized terminal gets lines of its new width.
  */
-export function createAnswerPrinter(out: Writable, mode: 'render' | 'escape' | 'raw', width: () => number): AnswerPrinter {
+export function createAnswerPrinter(
+  out: Writable,
+  mode: { readonly render: (width: number) => MarkdownRenderer } | 'escape' | 'raw',
+  width: () => number,
+): AnswerPrinter {
   let wrote = false;
   let lastChar = '';
-  if (mode !== 'render') {
+  if (typeof mode === 'string') {
     return {
       text(delta) {
         if (delta === '') return;
@@ -43,7 +48,7 @@ export function createAnswerPrinter(out: Writable, mode: 'render' | 'escape' | '
   const emit = (markdown: string) => {
     if (markdown.trim() === '') return;
     const columns = width();
-    if (renderer?.width !== columns) renderer = { width: columns, renderer: createMarkdownRenderer(columns) };
+    if (renderer?.width !== columns) renderer = { width: columns, renderer: mode.render(columns) };
     // A blank line between blocks, as the markdown had.
     out.write(`${wrote ? '\n' : ''}${renderer.renderer.render(markdown)}`);
     wrote = true;

@@ -33,6 +33,13 @@ describe('createMarkdownRenderer', () => {
     expect(out).toMatch(/\u001b\[\d+mconst\u001b\[39m/);
   });
 
+  it('keeps line breaks, drops control characters and shows bidi controls as escapes before parsing', async () => {
+    const { sanitize } = await import('./markdown-render.js');
+    expect(sanitize('a\r\nb\t\u001b[31mc\u0007\u009b\u202eevil\u2066')).toBe('a\nb\t[31mc\\u202eevil\\u2066');
+    // Emoji joiners are text, not controls.
+    expect(sanitize('👩\u200d💻')).toBe('👩\u200d💻');
+  });
+
   it('drops the control characters of the model text', () => {
     const out = renderer.render('red \u001b]0;title\u0007 and \u001b[2J cleared\n');
     expect(plain(out)).not.toMatch(/\u001b|\u0007/);

@@ -1,7 +1,8 @@
 // Markdown of the model rendered for a terminal: headings, emphasis, lists, tables, links and code
 // blocks with syntax highlighting, by `marked` with the `marked-terminal` renderer (docs/chat.md,
-// "Markdown"). The renderer drops control characters from the model's text, so the text cannot
-// send escape sequences of its own.
+// "Markdown"). Control characters are dropped from the model's text before it is parsed (the
+// renderer drops them too), and bidi controls shown as escapes, so the text cannot send escape
+// sequences of its own or reorder what is shown (docs/security.md, "Approval edges").
 
 import { Marked } from 'marked';
 import { markedTerminal } from 'marked-terminal';
@@ -17,8 +18,19 @@ export function createMarkdownRenderer(width: number): MarkdownRenderer {
   marked.use(markedTerminal({ width: Math.max(20, width), reflowText: true, tab: 2, emoji: false }));
   return {
     render(markdown) {
-      const out = marked.parse(markdown, { async: false });
+      const out = marked.parse(sanitize(markdown), { async: false });
       return `${out.replace(/\n+$/, '')}\n`;
     },
   };
+}
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The model's markdown without C0/C1 controls (line breaks and tabs kept), bidi controls as `\u` escapes. */
+export function sanitize(markdown: string): string {
+  return markdown
+    .replace(/\r\n/g, '\n')
+    .replace(CONTROL, '')
+    .replace(BIDI, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }

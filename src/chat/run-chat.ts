@@ -16,6 +16,7 @@ import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/com
 import { ConfigError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
 import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import { KNOWN_MODELS } from '../llm/model-catalog.js';
 import { MAX_CHAT_SESSIONS_LISTED } from '../limits.js';
 import {
   continueSession,
@@ -98,7 +99,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const printMode = !isTty(options.output) ? 'raw' : noColor ? 'escape' : 'render';
   const color = isTty(options.errorOutput) && !noColor;
   const err = (text: string) => void options.errorOutput.write(text);
-  const printer = createAnswerPrinter(options.output, printMode, () => columnsOf(options.output));
+  // The markdown renderer takes a few hundred ms to load (marked, its terminal renderer, the
+  // highlighter's grammars): loaded while the person types the first message, not before the prompt.
+  let rendererLoad: Promise<typeof import('./markdown-render.js')> | undefined;
   const tally = new UsageTally();
   const changes = new SessionChanges();
   let policy = options.approve;
@@ -191,6 +194,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       detach = attach(harness);
     },
     modelLabel: () => model.label,
+    modelCandidates: () => (options.baseUrl !== undefined ? KNOWN_MODELS.map((m) => m.slice(m.indexOf(':') + 1)) : KNOWN_MODELS),
     switchModel: (spec) => {
       model = modelOf(spec);
     },
@@ -236,6 +240,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   try {
     if (session !== undefined) err(`Continuing session ${session.writer.sessionId}.\n`);
     err(`ptc chat — preset ${harness.preset.name}, model ${model.label}, approvals "${policy}". /help lists commands; Ctrl-C stops a step; Ctrl-D or /exit quits.\n`);
+    if (printMode === 'render') rendererLoad = import('./markdown-render.js');
     for (;;) {
       const line = await question(rl, PROMPT);
       if (line === undefined || exitCode !== undefined) break;
@@ -257,6 +262,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (session === undefined) session = { writer: createSessionWriter({ dir }) };
       const open = session;
       const turnModel = model;
+      const renderer = rendererLoad === undefined ? undefined : (await rendererLoad).createMarkdownRenderer;
+      const printer = createAnswerPrinter(options.output, renderer !== undefined ? { render: renderer } : printMode === 'escape' ? 'escape' : 'raw', () => columnsOf(options.output));
       turn = new AbortController();
       let result: AgentRunResult;
       try {
@@ -302,7 +309,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         inputTokens: total.inputTokens,
         outputTokens: total.outputTokens,
         cost: total.cost,
-        lastRequestTokens: model === turnModel ? lastRequestTokens : undefined,
+        lastRequestTokens,
         approve: policy,
       });
       err(`${color ? sgr.dim(status) : status}\n`);

@@ -30,14 +30,14 @@ describe('parseLine', () => {
 });
 
 describe('completeLine', () => {
-  const control = { presetNames: () => ['minimal', 'ptc', 'ptc-python'] } as unknown as ChatControl;
+  const control = { presetNames: () => ['minimal', 'ptc', 'ptc-python'], modelCandidates: () => ['deepseek:deepseek-chat', 'deepseek:deepseek-reasoner'] } as unknown as ChatControl;
 
   it('completes command names and the arguments that have candidates', () => {
     expect(completeLine('/he', control)).toEqual([['/help '], '/he']);
     expect(completeLine('/', control)[0]).toEqual(SLASH_COMMAND_NAMES.filter((n) => n !== 'quit').map((n) => `/${n}`));
     expect(completeLine('/preset pt', control)).toEqual([['ptc', 'ptc-python'], 'pt']);
     expect(completeLine('/approve w', control)).toEqual([['writes'], 'w']);
-    expect(completeLine('/model deepseek-r', control)).toEqual([['deepseek-reasoner'], 'deepseek-r']);
+    expect(completeLine('/model deepseek:deepseek-r', control)).toEqual([['deepseek:deepseek-reasoner'], 'deepseek:deepseek-r']);
     expect(completeLine('hello', control)).toEqual([[], 'hello']);
     expect(completeLine('/clear x', control)).toEqual([[], 'x']);
   });

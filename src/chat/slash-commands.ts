@@ -6,7 +6,6 @@
 import type { ApprovalPolicy } from '../approvals/approvals.js';
 import { APPROVAL_POLICIES } from '../approvals/approvals.js';
 import { didYouMean } from '../did-you-mean.js';
-import { KNOWN_MODEL_IDS } from '../llm/model-catalog.js';
 import { visible } from '../terminal-text.js';
 import { displayPath } from './approval-prompt.js';
 import { renderUnifiedDiff } from './diff-render.js';
@@ -28,6 +27,8 @@ export interface ChatControl {
   /** Rebuilds the harness on preset `name` for the next turn; throws (a HarnessError) when it cannot. */
   switchPreset(name: string): Promise<void>;
   modelLabel(): string;
+  /** Names `/model` completes: the catalog's `provider:id`s, or its bare ids with --base-url. */
+  modelCandidates(): readonly string[];
   /** Resolves `spec` for the next turn; throws (ConfigError) when it cannot. */
   switchModel(spec: string): void;
   approvalPolicy(): ApprovalPolicy;
@@ -64,7 +65,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: 'model',
     usage: '[NAME]',
     summary: 'show the model, or use NAME (provider:id, or the id with --base-url) from the next message on',
-    argumentsOf: () => KNOWN_MODEL_IDS,
+    argumentsOf: (control) => control.modelCandidates(),
     run: async (args, control) => {
       if (args === '') return control.print([`model ${control.modelLabel()}`]);
       control.switchModel(args);

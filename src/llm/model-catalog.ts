@@ -4,6 +4,8 @@
 // list them (input at the uncached rate); a proxy or a discount may charge otherwise.
 
 export interface ModelInfo {
+  /** The provider whose API serves it under this id (`--model provider:id`). */
+  readonly provider: 'deepseek' | 'openai' | 'anthropic';
   /** Tokens of prompt plus answer the model accepts. */
   readonly contextWindow: number;
   /** USD per million input tokens. */
@@ -13,26 +15,26 @@ export interface ModelInfo {
 }
 
 const CATALOG: Readonly<Record<string, ModelInfo>> = {
-  'deepseek-chat': { contextWindow: 131_072, inputPerMillion: 0.28, outputPerMillion: 0.42 },
-  'deepseek-reasoner': { contextWindow: 131_072, inputPerMillion: 0.28, outputPerMillion: 0.42 },
-  'gpt-4o': { contextWindow: 128_000, inputPerMillion: 2.5, outputPerMillion: 10 },
-  'gpt-4o-mini': { contextWindow: 128_000, inputPerMillion: 0.15, outputPerMillion: 0.6 },
-  'gpt-4.1': { contextWindow: 1_047_576, inputPerMillion: 2, outputPerMillion: 8 },
-  'gpt-4.1-mini': { contextWindow: 1_047_576, inputPerMillion: 0.4, outputPerMillion: 1.6 },
-  'gpt-4.1-nano': { contextWindow: 1_047_576, inputPerMillion: 0.1, outputPerMillion: 0.4 },
-  'gpt-5': { contextWindow: 400_000, inputPerMillion: 1.25, outputPerMillion: 10 },
-  'gpt-5-mini': { contextWindow: 400_000, inputPerMillion: 0.25, outputPerMillion: 2 },
-  o3: { contextWindow: 200_000, inputPerMillion: 2, outputPerMillion: 8 },
-  'o4-mini': { contextWindow: 200_000, inputPerMillion: 1.1, outputPerMillion: 4.4 },
-  'claude-opus-4-5': { contextWindow: 200_000, inputPerMillion: 5, outputPerMillion: 25 },
-  'claude-opus-4-1': { contextWindow: 200_000, inputPerMillion: 15, outputPerMillion: 75 },
-  'claude-sonnet-4-5': { contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15 },
-  'claude-sonnet-4-0': { contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15 },
-  'claude-haiku-4-5': { contextWindow: 200_000, inputPerMillion: 1, outputPerMillion: 5 },
+  'deepseek-chat': { provider: 'deepseek', contextWindow: 131_072, inputPerMillion: 0.28, outputPerMillion: 0.42 },
+  'deepseek-reasoner': { provider: 'deepseek', contextWindow: 131_072, inputPerMillion: 0.28, outputPerMillion: 0.42 },
+  'gpt-4o': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 2.5, outputPerMillion: 10 },
+  'gpt-4o-mini': { provider: 'openai', contextWindow: 128_000, inputPerMillion: 0.15, outputPerMillion: 0.6 },
+  'gpt-4.1': { provider: 'openai', contextWindow: 1_047_576, inputPerMillion: 2, outputPerMillion: 8 },
+  'gpt-4.1-mini': { provider: 'openai', contextWindow: 1_047_576, inputPerMillion: 0.4, outputPerMillion: 1.6 },
+  'gpt-4.1-nano': { provider: 'openai', contextWindow: 1_047_576, inputPerMillion: 0.1, outputPerMillion: 0.4 },
+  'gpt-5': { provider: 'openai', contextWindow: 400_000, inputPerMillion: 1.25, outputPerMillion: 10 },
+  'gpt-5-mini': { provider: 'openai', contextWindow: 400_000, inputPerMillion: 0.25, outputPerMillion: 2 },
+  o3: { provider: 'openai', contextWindow: 200_000, inputPerMillion: 2, outputPerMillion: 8 },
+  'o4-mini': { provider: 'openai', contextWindow: 200_000, inputPerMillion: 1.1, outputPerMillion: 4.4 },
+  'claude-opus-4-5': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 5, outputPerMillion: 25 },
+  'claude-opus-4-1': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 15, outputPerMillion: 75 },
+  'claude-sonnet-4-5': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15 },
+  'claude-sonnet-4-0': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15 },
+  'claude-haiku-4-5': { provider: 'anthropic', contextWindow: 200_000, inputPerMillion: 1, outputPerMillion: 5 },
 };
 
-/** The model ids the catalog knows (for completion), in table order. */
-export const KNOWN_MODEL_IDS: readonly string[] = Object.keys(CATALOG);
+/** The models the catalog knows as `provider:id` (for completion), in table order. */
+export const KNOWN_MODELS: readonly string[] = Object.entries(CATALOG).map(([id, info]) => `${info.provider}:${id}`);
 
 /**
  * What the catalog knows of `modelId` (the id without its provider): an exact entry, else the entry

@@ -62,6 +62,11 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     await chat.waitFor('the help', /\/approve \[never\|writes\|all\]\s+show the approval mode/);
     expect(chat.screen()).toMatch(/\/diff\s+the files this session changed/);
 
+    chat.keys('/approve wr', 'Tab');
+    await chat.waitFor('the completed argument', /› \/approve writes$/m);
+    chat.keys('Enter');
+    await chat.waitFor('the mode', /approvals "writes": calls that may change something ask/);
+
     chat.line('/hlep');
     await chat.waitFor('the unknown command error', /unknown command \/hlep\. Did you mean \/help\?.*\/help lists the commands/);
     chat.line('/approve sometimes');
@@ -74,11 +79,17 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     await chat.waitFor('the model', /^model openai-compatible:deepseek-chat$/m);
     chat.line('/preset');
     await chat.waitFor('the preset', /^preset ptc; available: .*\bminimal\b/m);
+    chat.line('/diff');
+    await chat.waitFor('no changes yet', /No file changes in this session yet\./);
     // Nothing typed so far was a message.
     expect(server!.requests).toHaveLength(0);
 
-    chat.line('Say hello.');
+    // `//` sends one leading slash to the model.
+    chat.line('//hello, model');
     await chat.waitFor('the answer', /Hello there\./);
+    const sent = (server!.requests[0]!.json as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'user');
+    expect(JSON.stringify(sent)).toContain('/hello, model');
+    expect(JSON.stringify(sent)).not.toContain('//hello');
     // 13,107 + 100 tokens of a 131,072-token window; 13,107 × $0.28/M + 100 × $0.42/M.
     await chat.waitFor('the status line', /── preset ptc · openai-compatible:deepseek-chat · 13k in \/ 100 out · \$0\.0037 · context 10% of 131k · approve all/);
     chat.line('/cost');
@@ -91,6 +102,8 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     await chat.waitFor('the cleared session', new RegExp(`Closed session ${first!.id}; the next message starts a new session`));
     chat.line('/resume');
     await chat.waitFor('the resumed session', new RegExp(`Continuing session ${first!.id}\\.`));
+    chat.line(`/resume ${first!.id.slice(0, 12)}`);
+    await chat.waitFor('the refusal to resume the open session', new RegExp(`Session ${first!.id} is the one open`));
     chat.line('/exit');
     await chat.waitFor('the exit code', /EXIT=0/);
     expect(server!.requests).toHaveLength(1);
