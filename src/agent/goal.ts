@@ -13,7 +13,7 @@ import { DEFAULT_GOAL_MAX_ROUNDS, GOAL_CHECK_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, MI
 import type { HarnessSettings } from '../presets/harness-settings.js';
 import type { GoalAbandonReason, GoalBudget, SessionEvent, SessionEventInput, Usage } from '../session/events.js';
 import { spillDirPath } from '../session/paths.js';
-import { createSpillStore, type SpillStore } from '../tools/spill.js';
+import { createSpillStore, createTempSpillStore, type SpillStore } from '../tools/spill.js';
 import { budgetLeft, describeBudgetLeft, goalStateOf, type GoalSpec } from './goal-state.js';
 import { runAgent, type AgentRunOptions, type AgentRunResult, type EventSink } from './loop.js';
 
@@ -73,7 +73,10 @@ export async function runGoal(options: GoalRunOptions): Promise<GoalRunResult> {
   if (spec.check !== undefined && settings === undefined) {
     throw new ConfigError('A goal check command runs like bash and needs the harness settings: build the scope with createHarness.');
   }
-  const spill = options.spill ?? (options.sessionDir !== undefined ? createSpillStore({ dir: spillDirPath(path.resolve(options.sessionDir), options.sessionId) }) : undefined);
+  // One spill store for every round (runAgent's own temp store would go with each round's turn).
+  const temp = options.spill === undefined && options.sessionDir === undefined ? createTempSpillStore() : undefined;
+  const spill: SpillStore =
+    options.spill ?? temp?.store ?? createSpillStore({ dir: spillDirPath(path.resolve(options.sessionDir!), options.sessionId) });
 
   let evidence: string | undefined;
   const unregister = options.scope.tools.register(createGoalDoneTool(spec.check, (claim) => void (evidence = claim)));
@@ -136,7 +139,7 @@ export async function runGoal(options: GoalRunOptions): Promise<GoalRunResult> {
           ...(events.length > 0 ? { history: [...events] } : { history: undefined }),
           beforeMessage: before,
           signal: controller.signal,
-          ...(spill ? { spill } : {}),
+          spill,
         });
       } finally {
         if (timer !== undefined) clearTimeout(timer);
@@ -167,6 +170,7 @@ export async function runGoal(options: GoalRunOptions): Promise<GoalRunResult> {
     }
   } finally {
     await unregister();
+    temp?.remove();
   }
 }
 

@@ -75,7 +75,61 @@ function ptc(args: string[]): { done: Promise<{ code: number | null; signal: Nod
   };
 }
 
+async function libraryGoal(preset: 'ptc' | 'standard', script: ScriptedReply[], goal: Parameters<typeof runGoal>[0]['goal']) {
+  const server = await serve(script);
+  harness = await createHarness({ cwd: workspace, preset, sandbox: 'auto' });
+  const writer = createSessionWriter({ dir: sessionDir });
+  const result = await runGoal({
+    scope: harness.ctx,
+    cwd: workspace,
+    preset,
+    model: resolveModel({ baseUrl: server.baseUrl, model: 'scripted', env: {} }),
+    sink: writer,
+    sessionId: writer.sessionId,
+    sessionDir,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    goal,
+  });
+  writer.close();
+  return { result, server, events: readSession(writer.file).events };
+}
+
 describe('goals', () => {
+  it('in ptc mode a program claims with tools.goal_done; without a check the claim meets the goal', async () => {
+    const { result, events } = await libraryGoal(
+      'ptc',
+      [
+        reply.text('Not yet.'),
+        reply.toolCalls([{ id: 'p1', name: 'run_code', args: { code: 'await tools.goal_done({ evidence: "said hello" }); return "claimed";', description: 'claim' } }]),
+        reply.text('Done.'),
+      ],
+      { objective: 'say hello' },
+    );
+    expect(result).toMatchObject({ outcome: 'met', rounds: 2, evidence: 'said hello' });
+    expect(goalEvents(events).map((e) => e.type)).toEqual(['goal/set', 'goal/round', 'goal/round', 'goal/met']);
+    // Round 2 was told why round 1 did not count.
+    const messages = events.filter((e): e is Extract<SessionEvent, { type: 'user/message' }> => e.type === 'user/message');
+    expect(messages[1]!.text).toContain('without calling goal_done');
+  });
+
+  it('a goal past its token budget is abandoned before the next round', async () => {
+    const { result, server, events } = await libraryGoal(
+      'standard',
+      [reply.text('Thinking.', { usage: { promptTokens: 400, completionTokens: 200 } }), reply.text('More.')],
+      { objective: 'never claimed', maxTokens: 500 },
+    );
+    expect(result).toMatchObject({ outcome: 'abandoned', reason: 'max-tokens', rounds: 1 });
+    expect(result.message).toContain('--max-tokens');
+    expect(events.at(-1)).toMatchObject({ type: 'goal/abandoned', reason: 'max-tokens', round: 1 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a round still running when the time budget runs out is stopped and the goal abandoned', async () => {
+    const { result, events } = await libraryGoal('standard', [reply.hang()], { objective: 'never answered', maxTimeMs: 1_000 });
+    expect(result).toMatchObject({ outcome: 'abandoned', reason: 'max-time', rounds: 1 });
+    expect(events.at(-1)).toMatchObject({ type: 'goal/abandoned', reason: 'max-time' });
+  });
+
   it('runs rounds until the check passes; the failing check output opens the next round', async () => {
     const server = await serve([...round('wrong', 1), ...round('ok', 2)]);
     harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto' });
