@@ -56,6 +56,9 @@ export { assemblePrompt, renderSystemPrompt, type PromptAssembly, type PromptSec
 export { buildRequest, buildMessages, type ModelRequest } from './agent/request.js';
 export { resolveModel, describeModelError, type ResolvedModel } from './llm/index.js';
 export * from './session/index.js';
+export { runGoal, type GoalOptions, type GoalOutcome, type GoalRunOptions, type GoalRunResult } from './agent/goal.js';
+export { budgetLeft, goalStateOf, parseDuration, type GoalSpec, type GoalState } from './agent/goal-state.js';
+export { createGoalDoneTool, GOAL_DONE_TOOL_NAME, type GoalDoneArgs } from './builtin-tools/goal-done.js';
 export { execProgram, type ExecDispatch, type ExecJson, type ExecProgramOptions, type ExecProgramResult } from './ptc/exec-program.js';
 export { createCodeModeServer, serveMcpStdio, MCP_SERVER_NAME, MCP_LOGGER_NAME, type CodeModeServerOptions, type RunCodeStructuredContent, type ServeMcpStdioOptions } from './mcp/server/index.js';
 export { mcpPlugin, readMcpConfigFile, mcpConfigRow, mcpToolName, type McpConfig, type McpRowConfig, type McpServerConfig } from './mcp/client/index.js';

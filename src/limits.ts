@@ -61,6 +61,12 @@ export const MAX_HTML_STRUCTURE_NESTING = 12;
 export const MAX_TODO_ITEMS = 100;
 /** One `todo` item's text, in characters. */
 export const MAX_TODO_CONTENT_CHARS = 1_000;
+/** Rounds a goal may take when `--max-rounds` is not given (docs/goals.md). */
+export const DEFAULT_GOAL_MAX_ROUNDS = 10;
+/** Deadline of a goal's check command, in ms (like a `bash` call with the largest timeout_ms). */
+export const GOAL_CHECK_TIMEOUT_MS = 600_000;
+/** Characters of `goal_done` evidence kept in the log. */
+export const MAX_GOAL_EVIDENCE_CHARS = 8_000;
 /** AGENTS.md (or CLAUDE.md) enters the system prompt up to this many bytes, then is cut with a note. */
 export const MAX_WORKSPACE_INSTRUCTIONS_BYTES = 32 * 1024;
 

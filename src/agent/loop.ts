@@ -82,6 +82,8 @@ export interface AgentRunOptions {
    * had never stopped, and step numbers continue; `maxSteps` bounds this turn (docs/sessions.md).
    */
   readonly history?: readonly SessionEvent[];
+  /** Lines to log after `session/start` or `session/resume` and before the task's `user/message` (a goal's round: docs/goals.md). */
+  readonly beforeMessage?: readonly SessionEventInput[];
 }
 
 export interface AgentRunResult {
@@ -175,6 +177,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   } else {
     record({ type: 'session/resume', ...turn });
   }
+  for (const event of options.beforeMessage ?? []) record(event);
   record({ type: 'user/message', text: options.task });
   // The `task` tool reaches this run (its model, log directory, depth) through the `agent` service.
   const withdrawAgent = await provideAgentService(options, (id) => ownCalls.has(id), runAgent);

@@ -22,6 +22,10 @@ import {
   resolveSessionDir,
 } from '../session/index.js';
 import { checkWorkspace, harnessOptionsOf, type CommandOutput, type PolicyOptions } from './commands.js';
+import { goalStateOf } from '../agent/goal-state.js';
+import { runGoal, type GoalOptions } from '../agent/goal.js';
+import type { SessionEvent } from '../session/events.js';
+import { goalOutput, goalProgressLine } from './goal-output.js';
 
 export interface RunOptions extends PolicyOptions {
   readonly task: string;
@@ -44,11 +48,14 @@ export interface RunOptions extends PolicyOptions {
   readonly continueLatest?: boolean;
   /** Which calls need a yes (docs/approvals.md); `ptc run` has no one to ask, so they are denied. Default never. */
   readonly approve?: ApprovalPolicy;
+  /** Work a goal in rounds (docs/goals.md); `task`, when given, is added to its first round. */
+  readonly goal?: GoalOptions;
 }
 
 /** `ptc run "<task>"`: one agent session; the log goes to the session directory as it happens. */
 export async function runRunCommand(options: RunOptions): Promise<CommandOutput> {
-  if (options.task.trim() === '') throw new ConfigError('ptc run needs a task: ptc run "what to do".');
+  const resuming = options.resume !== undefined || options.continueLatest === true;
+  if (options.task.trim() === '' && options.goal === undefined && !resuming) throw new ConfigError('ptc run needs a task: ptc run "what to do" (or a goal: --goal "<objective>").');
   const cwd = checkWorkspace(options.cwd);
   const model = resolveModel({
     ...(options.model !== undefined ? { model: options.model } : {}),
@@ -61,8 +68,11 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   if (options.resume !== undefined && options.continueLatest === true) throw new ConfigError('Give either --resume <id> or --continue, not both.');
   const continued =
     options.resume !== undefined || options.continueLatest === true ? continueSession(dir, options.resume ?? latestSessionIn(dir, cwd)) : undefined;
+  // A continued session with an open goal goes on with it (docs/goals.md, "Resuming").
+  const goalMode = options.goal !== undefined || (continued !== undefined && goalStateOf(continued.events)?.open === true);
   let harness: Awaited<ReturnType<typeof createHarness>>;
   try {
+    if (!goalMode && options.task.trim() === '') throw new ConfigError('ptc run --continue needs a task (the session has no open goal): ptc run --continue "what to do next".');
     harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
   } catch (error) {
     continued?.writer.close();
@@ -80,7 +90,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
     });
   }
   try {
-    const result = await runAgent({
+    const agentOptions = {
       scope: harness.ctx,
       cwd,
       preset: harness.preset.name,
@@ -99,10 +109,20 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
               const line = progressLine(e);
               if (line !== undefined) progress(line);
             },
-            onRetry: (r) => progress(`retrying in ${r.delayMs} ms: ${r.message}`),
+            onRetry: (r: { delayMs: number; message: string }) => progress(`retrying in ${r.delayMs} ms: ${r.message}`),
           }
         : {}),
-    });
+    };
+    if (goalMode) {
+      const outcome = await runGoal({
+        ...agentOptions,
+        ...(options.goal !== undefined ? { goal: options.goal } : {}),
+        note: options.task,
+        ...(progress ? { onGoalEvent: (e: SessionEvent) => progress(goalProgressLine(e)) } : {}),
+      });
+      return goalOutput(outcome, writer, options.json === true);
+    }
+    const result = await runAgent(agentOptions);
     const summary = { sessionId: writer.sessionId, sessionFile: writer.file, text: result.text, steps: result.steps, usage: result.usage, reason: result.reason };
     const exitCode = result.reason === 'completed' ? 0 : 1;
     const why =

@@ -21,6 +21,7 @@ import { buildConfigCommand } from './config-command.js';
 import { evalCommand } from './eval-command.js';
 import { workerCommand } from './worker-command.js';
 import { collect, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
+import { addGoalOptions, goalFromFlags, type GoalFlags } from './goal-flags.js';
 import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
 import { buildUiCommand } from './ui-command.js';
 
@@ -114,12 +115,12 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     });
 
   addAgentOptions(
-    addPolicyOptions(program.command('run').description('run the agent on a task against a model provider').argument('<task>', 'what the agent should do')),
+    addGoalOptions(addPolicyOptions(program.command('run').description('run the agent on a task against a model provider').argument('[task]', 'what the agent should do (optional with --goal or a --continue of an open goal)'))),
     'never',
     true,
   )
     .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage}')
-    .action(async (task: string, o: PolicyFlags & AgentFlags) => {
+    .action(async (task: string | undefined, o: PolicyFlags & AgentFlags & GoalFlags) => {
       // --json is for scripts: no question; an untrusted workspace preset is refused (docs/presets.md, "Trust").
       if (o.json !== true) await askWorkspaceTrust(o.preset, o.cwd, terminalQuestionIo(process.env));
       const { runRunCommand } = await import('./agent-commands.js');
@@ -130,7 +131,8 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
       try {
         print(
           await runRunCommand({
-            task,
+            task: task ?? '',
+            ...goalFromFlags(o),
             ...policyFromFlags(o),
             ...agentFromFlags(o),
             env: process.env,

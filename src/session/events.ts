@@ -17,6 +17,22 @@ export interface LoggedToolCall {
 
 export type SessionEndReason = 'completed' | 'max-steps' | 'aborted' | 'error';
 
+/** What a goal may spend (docs/goals.md): rounds always, tokens and wall time when given. */
+export interface GoalBudget {
+  maxRounds: number;
+  maxTokens?: number;
+  maxTimeMs?: number;
+}
+
+/** What is left of a goal's budget when a round starts. */
+export interface GoalBudgetLeft {
+  rounds: number;
+  tokens?: number;
+  timeMs?: number;
+}
+
+export type GoalAbandonReason = 'max-rounds' | 'max-tokens' | 'max-time' | 'error';
+
 /**
  * Present only on a line the writer had to shrink to fit MAX_SESSION_LINE_BYTES: which fields were cut
  * (JSON pointers into the event) and which were emptied outright. Such a line is no longer byte-exact.
@@ -103,6 +119,14 @@ export type SessionEvent = SessionLineMeta &
         reason?: string;
       }
     | { type: 'context/deferred'; ts: string; step: number; source: string; text: string }
+    /** A goal worked in rounds (docs/goals.md): its objective, check command and budget. */
+    | { type: 'goal/set'; ts: string; objective: string; check?: string; budget: GoalBudget }
+    /** A round (a turn of its own) starts, with the budget left; `resumed` when it re-enters an interrupted round. */
+    | { type: 'goal/round'; ts: string; round: number; left: GoalBudgetLeft; resumed?: boolean }
+    /** The check command ran after the model called goal_done. */
+    | { type: 'goal/check'; ts: string; round: number; command: string; exitCode: number | null; passed: boolean; output: string }
+    | { type: 'goal/met'; ts: string; round: number; evidence: string }
+    | { type: 'goal/abandoned'; ts: string; round: number; reason: GoalAbandonReason; message: string }
     | { type: 'llm/error'; ts: string; step: number; message: string; status?: number }
     | { type: 'session/end'; ts: string; reason: SessionEndReason; steps: number; error?: string }
   );

@@ -121,3 +121,27 @@ describe('formatSession', () => {
     expect(text).toContain('End: aborted after 1 step\n');
   });
 });
+
+describe('goal lines', () => {
+  it('shows the goal, each round with its budget left, the checks and the outcome', () => {
+    const text = formatSession(
+      stamp([
+        { type: 'session/start', sessionId: 's', preset: 'standard', cwd: '/w', model: 'm', mode: 'native' },
+        { type: 'goal/set', objective: 'green tests', check: 'npm test', budget: { maxRounds: 3 } },
+        { type: 'goal/round', round: 1, left: { rounds: 3 } },
+        { type: 'user/message', text: 'Goal: green tests' },
+        { type: 'session/end', reason: 'completed', steps: 1 },
+        { type: 'goal/check', round: 1, command: 'npm test', exitCode: 1, passed: false, output: 'CHECK FAILED' },
+        { type: 'session/resume', preset: 'standard', model: 'm', mode: 'native' },
+        { type: 'goal/round', round: 2, left: { rounds: 2 }, resumed: true },
+        { type: 'session/end', reason: 'completed', steps: 2 },
+        { type: 'goal/abandoned', round: 2, reason: 'max-rounds', message: 'not met in 2 rounds' },
+      ]),
+    );
+    expect(text).toContain('Goal set: green tests\n  check: npm test\n  budget: 3 rounds');
+    expect(text).toContain('Goal round 1: left 3 rounds');
+    expect(text).toContain('Goal check (round 1) failed, exit 1: npm test\n  CHECK FAILED');
+    expect(text).toContain('Goal round 2 (resumed): left 2 rounds');
+    expect(text).toContain('Goal abandoned in round 2 (max-rounds): not met in 2 rounds');
+  });
+});

@@ -44,6 +44,7 @@ type Block =
   | { kind: 'user'; text: string }
   | { kind: 'resume'; event: Ev<'session/resume'> }
   | { kind: 'turn-end'; event: Ev<'session/end'> }
+  | { kind: 'goal'; lines: string[] }
   | Step;
 
 export function formatSession(events: readonly SessionEvent[], options: FormatSessionOptions = {}): string {
@@ -127,6 +128,14 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
         current = undefined;
         end = undefined;
         break;
+      case 'goal/set':
+      case 'goal/round':
+      case 'goal/check':
+      case 'goal/met':
+      case 'goal/abandoned':
+        blocks.push({ kind: 'goal', lines: goalLines(event, max) });
+        current = undefined;
+        break;
       case 'session/end':
         // The end of a turn; only the last one, with nothing after it, ends the session for now.
         end = event;
@@ -151,6 +160,10 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
     out.push('');
     if (block.kind === 'user') {
       out.push('User:', ...indent(clip(block.text, max), 2));
+      continue;
+    }
+    if (block.kind === 'goal') {
+      out.push(...block.lines);
       continue;
     }
     if (block.kind === 'turn-end') {
@@ -185,6 +198,28 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
     out.push('', 'Warnings:', ...options.warnings.map((w) => `  ${w}`));
   }
   return out.join('\n') + '\n';
+}
+
+/** A goal line of the log (docs/goals.md) as text. */
+function goalLines(event: Ev<'goal/set' | 'goal/round' | 'goal/check' | 'goal/met' | 'goal/abandoned'>, max: number): string[] {
+  switch (event.type) {
+    case 'goal/set': {
+      const b = event.budget;
+      const budget = [`${b.maxRounds} rounds`, ...(b.maxTokens !== undefined ? [`${b.maxTokens} tokens`] : []), ...(b.maxTimeMs !== undefined ? [`${b.maxTimeMs} ms`] : [])];
+      return [`Goal set: ${clip(event.objective, max)}`, ...(event.check !== undefined ? [`  check: ${event.check}`] : []), `  budget: ${budget.join(', ')}`];
+    }
+    case 'goal/round': {
+      const l = event.left;
+      const left = [`${l.rounds} rounds`, ...(l.tokens !== undefined ? [`${l.tokens} tokens`] : []), ...(l.timeMs !== undefined ? [`${l.timeMs} ms`] : [])];
+      return [`Goal round ${event.round}${event.resumed === true ? ' (resumed)' : ''}: left ${left.join(', ')}`];
+    }
+    case 'goal/check':
+      return [`Goal check (round ${event.round}) ${event.passed ? 'passed' : `failed, exit ${event.exitCode ?? 'none'}`}: ${event.command}`, ...indent(clip(event.output, max), 2)];
+    case 'goal/met':
+      return [`Goal met in round ${event.round}:`, ...indent(clip(event.evidence, max), 2)];
+    case 'goal/abandoned':
+      return [`Goal abandoned in round ${event.round} (${event.reason}): ${event.message}`];
+  }
 }
 
 function describeEnd(end: Ev<'session/end'>): string {

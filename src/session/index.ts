@@ -1,6 +1,9 @@
 // The append-only JSONL session log (README, "Session log"): paths, writer, reader, listing and display.
 
 export type {
+  GoalAbandonReason,
+  GoalBudget,
+  GoalBudgetLeft,
   LoggedToolCall,
   SessionEndReason,
   SessionEvent,

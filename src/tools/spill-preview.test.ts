@@ -7,7 +7,7 @@ const ref: SpillRef = { path: '/s/x.txt', bytes: Buffer.byteLength(text), totalB
 
 describe('spillPreview', () => {
   it('shows whole first and last lines, the size, the file, and the offset of the next unseen line', () => {
-    const preview = spillPreview(text, ref, { maxTotalBytes: 1 }, { headChars: 40, tailChars: 20 });
+    const preview = spillPreview(text, ref, { maxTotalBytes: 1, usedBytes: 0, dir: '/s' }, { headChars: 40, tailChars: 20 });
     const [head, note, tail] = [preview.split('\n[')[0]!, preview.match(/\[Output spilled[^\]]*\]/)![0], preview.split(']\n').pop()!];
     // 7 characters a line (with its newline): 5 fit in 40, 2 in 20.
     expect(head).toBe('line 1\nline 2\nline 3\nline 4\nline 5');
@@ -20,10 +20,12 @@ describe('spillPreview', () => {
 
   it('shows the start of a single line longer than the budget, and says when the budget is used up', () => {
     const long = 'z'.repeat(1000);
-    expect(spillPreview(long, { ...ref, bytes: 1000, totalBytes: 1000 }, { maxTotalBytes: 1 }, { headChars: 50 })).toMatch(/^z{50} \[… line 1 continues\]\n\[Output spilled/);
-    const none = spillPreview(text, undefined, { maxTotalBytes: 1234 }, { headChars: 40, tailChars: 20 });
+    expect(spillPreview(long, { ...ref, bytes: 1000, totalBytes: 1000 }, { maxTotalBytes: 1, usedBytes: 0, dir: '/s' }, { headChars: 50 })).toMatch(/^z{50} \[… line 1 continues\]\n\[Output spilled/);
+    const none = spillPreview(text, undefined, { maxTotalBytes: 1234, usedBytes: 1200, dir: '/s' }, { headChars: 40, tailChars: 20 });
     expect(none).toContain('spill budget (1234 bytes) is used up');
     expect(none).toContain('line 1\n');
+    // Within the budget, a failed write says so instead.
+    expect(spillPreview(text, undefined, { maxTotalBytes: 1e6, usedBytes: 0, dir: '/s' })).toContain('could not be written to /s');
   });
 });
 
@@ -32,6 +34,8 @@ describe('spillToolResult', () => {
     const written: string[] = [];
     const store = {
       maxTotalBytes: 1,
+      usedBytes: 0,
+      dir: '/s',
       writeText: (name: string, t: string) => (written.push(`${name}:${t.length}`), ref),
     } as unknown as SpillStore;
     const small = { content: 'ok', isError: false };

@@ -27,7 +27,12 @@ export function spillToolResult(result: ToolCallResult, store: SpillStore, callI
 }
 
 /** Head, a note naming the file (or saying why nothing was kept), and tail of `text`. */
-export function spillPreview(text: string, ref: SpillRef | undefined, store: Pick<SpillStore, 'maxTotalBytes'>, budget: PreviewBudget = {}): string {
+export function spillPreview(
+  text: string,
+  ref: SpillRef | undefined,
+  store: Pick<SpillStore, 'maxTotalBytes' | 'usedBytes' | 'dir'>,
+  budget: PreviewBudget = {},
+): string {
   const lines = splitLines(text);
   const head = takeHead(lines, budget.headChars ?? SPILL_PREVIEW_HEAD_CHARS);
   const tail = takeTail(lines, head.count, budget.tailChars ?? SPILL_PREVIEW_TAIL_CHARS);
@@ -35,9 +40,13 @@ export function spillPreview(text: string, ref: SpillRef | undefined, store: Pic
   const size = `${bytes} bytes in ${lines.length} line${lines.length === 1 ? '' : 's'}`;
   let note: string;
   if (ref === undefined) {
+    const why =
+      store.usedBytes + bytes > store.maxTotalBytes
+        ? `this session's spill budget (${store.maxTotalBytes} bytes) is used up`
+        : `it could not be written to ${store.dir}`;
     note =
-      `[Output cut: the whole text has ${size}, and the middle was dropped because this session's spill budget ` +
-      `(${store.maxTotalBytes} bytes) is used up. Ask for less output (filter it, or write it to a workspace file and read that in parts).]`;
+      `[Output cut: the whole text has ${size}, and the middle was dropped because ${why}. ` +
+      'Ask for less output (filter it, or write it to a workspace file and read that in parts).]';
   } else {
     const shown =
       tail.count > 0

@@ -3,9 +3,11 @@
 // directory is the only path outside the workspace that becomes readable. Real harness, real sandbox,
 // real HTTP model server on loopback; only the model's choices are scripted.
 
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
 import { createHarness, type Harness } from '../../src/harness.js';
@@ -237,5 +239,19 @@ describe('spill', () => {
     const total = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
     expect(total).toBeLessThanOrEqual(cap);
     expect(fs.readdirSync(dir)).toEqual(['f1.txt']);
+  });
+
+  it('ptc sessions rm removes the log with its spill directory', async () => {
+    const id = '20260101-000000-rm';
+    await run('ptc', id, [
+      reply.toolCalls([{ id: 'p1', name: 'run_code', args: { code: 'return ("q".repeat(99) + "\\n").repeat(1000);', description: 'spill' } }]),
+      reply.text('Done.'),
+    ]);
+    expect(fs.readdirSync(spillDirPath(sessionDir, id))).toEqual(['p1.txt']);
+    const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/main.js');
+    const rm = spawnSync(process.execPath, [bin, 'sessions', 'rm', id, '--session-dir', sessionDir], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace } });
+    expect(rm.status, rm.stderr).toBe(0);
+    expect(rm.stderr).toContain(spillDirPath(sessionDir, id));
+    expect(fs.readdirSync(sessionDir)).toEqual([]);
   });
 });
