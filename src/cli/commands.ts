@@ -13,7 +13,6 @@ import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 import type { PresetFile } from '../presets/preset-file.js';
 import { DEFAULT_PRESET } from '../presets/presets.js';
 import { loadPresetWithTrust } from '../trust/trusted-preset.js';
-import { presetForLanguage } from '../presets/python-runtime-plugin.js';
 import { execLanguageOf } from '../ptc-runtime/program-language.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import type { Context } from '../context/context.js';
@@ -132,10 +131,12 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
   const code = options.source ?? (await readProgram(options));
   const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, lang, source: _source, stripping, ...policy } = options;
   const language = execLanguageOf(options.file, lang);
+  // The Python row's module loads for a Python program only.
+  const presetForLanguage = language === 'python' ? (await import('../presets/python-runtime-plugin.js')).presetForLanguage : undefined;
   const harnessOptions = {
     ...policy,
     // A Python program: the same preset with its runtime row swapped for python-runtime.
-    ...(language === 'python'
+    ...(presetForLanguage !== undefined
       ? {
           preset: presetForLanguage(
             typeof policy.preset === 'object'

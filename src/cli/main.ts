@@ -11,7 +11,6 @@
 // Type-only imports are erased and cost nothing. Adding a command: a `program.command(...)` block
 // below whose action does `await import('./your-file.js')` and calls into it.
 
-import { enableCompileCache } from './compile-cache.js';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError } from '../errors.js';
@@ -85,7 +84,10 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     .description('Programmatic tool calling: the model writes one TypeScript program against a typed SDK of its tools.')
     .version(packageVersion(), '-V, --version', 'print the ptc-harness version')
     .showHelpAfterError('(run `ptc --help` for usage)')
-    .exitOverride();
+    .exitOverride()
+    // Before any action imports its modules (they are most of what a command compiles); --help and
+    // --version run no action and load nothing for it.
+    .hook('preAction', async () => (await import('./compile-cache.js')).enableCompileCache());
 
   addPolicyOptions(
     program
@@ -363,8 +365,6 @@ async function readStdin(): Promise<string> {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  // Before any action imports its modules: they are most of what a command compiles.
-  enableCompileCache();
   let exitCode = 0;
   const program = buildProgram((out) => {
     process.stdout.write(out.stdout);

@@ -157,7 +157,8 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   /**
    * Registers a tool as an effect of the calling context: disposing that plugin removes the tool.
    * Duplicate and reserved names are CONFIG errors; so are an input schema ajv cannot compile, a
-   * `$schema` of an unsupported dialect and an example the input schema rejects.
+   * `$schema` of an unsupported dialect and an example the input schema rejects (for a vetted
+   * definition, vetted-schemas.ts, the compile waits for the first call and examples are not checked).
    */
   register(def: AnyToolDefinition): Disposer {
     const name = def.name;
