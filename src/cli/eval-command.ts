@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { list, positiveInteger } from './flags.js';
 import { ConfigError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
+import type { EvalOutcome } from '../eval/run-dir.js';
 
 const SUITES = ['m3tooleval'] as const;
 const PRESETS = ['ptc', 'standard'] as const;
@@ -46,7 +47,7 @@ function defaultOut(): string {
 /** Runs `ptc eval <suite>` with parsed flags; returns what to print. */
 export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal; writeProgress?: (line: string, final: boolean) => void; writeLog?: (line: string) => void }): Promise<CommandOutput> {
   if (!(SUITES as readonly string[]).includes(suite)) throw new ConfigError(`Unknown eval suite "${suite}"; available: ${SUITES.join(', ')}.`);
-  const { runEval, readRunSettings, DEFAULT_EVAL_MAX_STEPS, DEFAULT_REPLAY_MAX_STEPS } = await import('../eval/runner.js');
+  const { readRunSettings, DEFAULT_EVAL_MAX_STEPS, DEFAULT_REPLAY_MAX_STEPS } = await import('../eval/run-dir.js');
   const { progressLine } = await import('../eval/progress.js');
   const { aggregate } = await import('../eval/summary.js');
   const fs = await import('node:fs');
@@ -87,7 +88,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   const out = resumeDir ?? flags.out ?? defaultOut();
   const onProgress = io.writeProgress ? { onProgress: (p: Parameters<typeof progressLine>[0]) => io.writeProgress!(progressLine(p), p.done === p.total) } : {};
   const failedJobs: { jobId: string; reason: string }[] = [];
-  let outcome: Awaited<ReturnType<typeof runEval>>;
+  let outcome: EvalOutcome;
   if (queueUrl !== undefined) {
     const { runQueuedEval } = await import('../eval/queue/queued-eval.js');
     const queued = await runQueuedEval({
@@ -104,6 +105,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
     failedJobs.push(...queued.failed);
     outcome = queued;
   } else {
+    const { runEval } = await import('../eval/runner.js');
     outcome = await runEval({
       ...settings,
       out,

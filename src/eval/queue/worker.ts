@@ -26,7 +26,7 @@ import { loadTasks, type M3Task } from '../m3tooleval/tasks.js';
 import { openTaskRunner, type TaskRunner } from '../task-run.js';
 import { settledWithin } from './bounded.js';
 import { connectRedis } from './connect.js';
-import { describeIssues, JOB_VERSION, jobDataSchema, QUEUE_PREFIX, RUN_ID_PATTERN, RUNS_KEY, type JobData, type JobModel, type JobReturn } from './job.js';
+import { describeIssues, JOB_VERSION, jobDataSchema, QUEUE_PREFIX, RUN_ID_PATTERN, RUNS_CHANNEL, RUNS_KEY, type JobData, type JobModel, type JobReturn } from './job.js';
 import { connectionOptions, parseRedisUrl } from './redis-url.js';
 import { placeSession } from './session-payload.js';
 
@@ -178,6 +178,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   };
   await discover();
   const timer = setInterval(() => void discover().catch(() => {}), QUEUE_DISCOVER_INTERVAL_MS);
+  // A new run is announced on a channel: an idle worker starts on it without waiting for the next poll.
+  const announcements = registry.duplicate();
+  announcements.on('error', () => {});
+  if (options.runId === undefined) {
+    await announcements.subscribe(RUNS_CHANNEL).catch(() => {});
+    announcements.on('message', () => void discover().catch(() => {}));
+  }
   log(`ptc worker ${id}: waiting for jobs at ${target.display}${options.runId !== undefined ? ` (run ${options.runId})` : ''}`);
 
   let resolveDone!: (tally: WorkerTally) => void;
@@ -207,6 +214,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       );
       clearTimeout(grace);
       for (const runner of runners.values()) await (await runner).close().catch(() => {});
+      announcements.disconnect();
       registry.disconnect();
       fs.rmSync(temp, { recursive: true, force: true });
       resolveDone(tally);
