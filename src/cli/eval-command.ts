@@ -88,6 +88,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   const out = resumeDir ?? flags.out ?? defaultOut();
   const onProgress = io.writeProgress ? { onProgress: (p: Parameters<typeof progressLine>[0]) => io.writeProgress!(progressLine(p), p.done === p.total) } : {};
   const failedJobs: { jobId: string; reason: string }[] = [];
+  let runId: string | undefined;
   let outcome: EvalOutcome;
   if (queueUrl !== undefined) {
     const { runQueuedEval } = await import('../eval/queue/queued-eval.js');
@@ -103,6 +104,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
       log: io.writeLog ?? ((line: string) => void process.stderr.write(`${line}\n`)),
     });
     failedJobs.push(...queued.failed);
+    runId = queued.runId;
     outcome = queued;
   } else {
     const { runEval } = await import('../eval/runner.js');
@@ -122,7 +124,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   const tail = `${aborted ? 'ptc: aborted; resume with --resume ' + outcome.dir + '\n' : ''}${failedText}results: ${path.join(outcome.dir, 'results.jsonl')}\nsummary: ${outcome.summaryFile}\n`;
   if (flags.json) {
     const byPreset = Object.fromEntries(settings.presets.map((p) => [p, aggregate(outcome.results.filter((r) => r.preset === p))]));
-    return { stdout: `${JSON.stringify({ dir: outcome.dir, ran: outcome.ran, presets: byPreset, results: outcome.results }, null, 2)}\n`, stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
+    return { stdout: `${JSON.stringify({ dir: outcome.dir, ran: outcome.ran, ...(runId !== undefined ? { runId, failedJobs } : {}), presets: byPreset, results: outcome.results }, null, 2)}\n`, stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
   }
   return { stdout: fs.readFileSync(outcome.summaryFile, 'utf8'), stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
 }
@@ -144,7 +146,7 @@ export function evalCommand(print: (out: CommandOutput) => void): Command {
     .option('--resume <dir|run-id>', 'continue the run in <dir>: skip what its results.jsonl has, keep its settings (with --queue, a run id also works)')
     .option('--queue <url>', 'queue mode: one BullMQ job per task and preset on Redis at redis://host:port[/db]; ptc worker processes run them')
     .addOption(new Option('--sandbox <mode>', 'required | auto | off, for ptc programs').choices(['required', 'auto', 'off']).default('auto'))
-    .option('--json', 'print {dir, ran, presets, results} as JSON instead of the summary')
+    .option('--json', 'print {dir, ran, presets, results} as JSON instead of the summary (with --queue also runId, failedJobs)')
     .exitOverride()
     .action(async (suite: string, flags: EvalFlags) => {
       const controller = new AbortController();

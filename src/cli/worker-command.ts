@@ -26,7 +26,7 @@ export function workerCommand(print: (out: CommandOutput) => void): Command {
     .option('--concurrency <n>', 'jobs run at once, per run served (default 1)', positiveInteger('--concurrency'))
     .option('--run <id>', 'serve only this run (default: every run queued on this Redis)')
     .option('--session-dir <dir>', 'write session logs here (a shared filesystem) instead of sending them back with the job')
-    .addOption(new Option('--sandbox <mode>', 'the loosest sandbox for ptc programs: a job asking for less gets this (required | auto | off)').choices(['required', 'auto', 'off']).default('auto'))
+    .addOption(new Option('--sandbox <mode>', 'the loosest sandbox for ptc programs: a job asking for less gets this').choices(['required', 'auto', 'off']).default('auto'))
     .option('--grace <ms>', 'on SIGTERM, wait this long for running jobs before putting them back in the queue (default 60000)', integer('--grace', 0, Number.MAX_SAFE_INTEGER))
     .option('--lock-duration <ms>', "a job's lock; a worker killed mid-task loses its job after this (default 30000)", positiveInteger('--lock-duration'))
     .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default 15000)', positiveInteger('--stalled-interval'))
