@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { list, positiveInteger } from './flags.js';
 import { ConfigError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
+import type { EvalOutcome } from '../eval/run-dir.js';
 
 const SUITES = ['m3tooleval'] as const;
 const PRESETS = ['ptc', 'standard'] as const;
@@ -48,7 +49,7 @@ function defaultOut(): string {
 /** Runs `ptc eval <suite>` with parsed flags; returns what to print. */
 export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal; writeProgress?: (line: string, final: boolean) => void; writeLog?: (line: string) => void }): Promise<CommandOutput> {
   if (!(SUITES as readonly string[]).includes(suite)) throw new ConfigError(`Unknown eval suite "${suite}"; available: ${SUITES.join(', ')}.`);
-  const { runEval, readRunSettings, DEFAULT_EVAL_MAX_STEPS, DEFAULT_REPLAY_MAX_STEPS } = await import('../eval/runner.js');
+  const { readRunSettings, DEFAULT_EVAL_MAX_STEPS, DEFAULT_REPLAY_MAX_STEPS } = await import('../eval/run-dir.js');
   const { progressLine } = await import('../eval/progress.js');
   const { aggregate } = await import('../eval/summary.js');
   const fs = await import('node:fs');
@@ -89,7 +90,8 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   const out = resumeDir ?? flags.out ?? defaultOut();
   const onProgress = io.writeProgress ? { onProgress: (p: Parameters<typeof progressLine>[0]) => io.writeProgress!(progressLine(p), p.done === p.total) } : {};
   const failedJobs: { jobId: string; reason: string }[] = [];
-  let outcome: Awaited<ReturnType<typeof runEval>>;
+  let runId: string | undefined;
+  let outcome: EvalOutcome;
   if (queueUrl !== undefined) {
     const { runQueuedEval } = await import('../eval/queue/queued-eval.js');
     const queued = await runQueuedEval({
@@ -104,8 +106,10 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
       log: io.writeLog ?? ((line: string) => void process.stderr.write(`${line}\n`)),
     });
     failedJobs.push(...queued.failed);
+    runId = queued.runId;
     outcome = queued;
   } else {
+    const { runEval } = await import('../eval/runner.js');
     outcome = await runEval({
       ...settings,
       out,
@@ -123,7 +127,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   const tail = `${aborted ? 'ptc: aborted; resume with --resume ' + outcome.dir + '\n' : ''}${failedText}results: ${path.join(outcome.dir, 'results.jsonl')}\nsummary: ${outcome.summaryFile}\n`;
   if (flags.json) {
     const byPreset = Object.fromEntries(settings.presets.map((p) => [p, aggregate(outcome.results.filter((r) => r.preset === p))]));
-    return { stdout: `${JSON.stringify({ dir: outcome.dir, ran: outcome.ran, presets: byPreset, results: outcome.results }, null, 2)}\n`, stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
+    return { stdout: `${JSON.stringify({ dir: outcome.dir, ran: outcome.ran, ...(runId !== undefined ? { runId, failedJobs } : {}), presets: byPreset, results: outcome.results }, null, 2)}\n`, stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
   }
   return { stdout: fs.readFileSync(outcome.summaryFile, 'utf8'), stderr: tail, exitCode: aborted || failedJobs.length > 0 ? 1 : 0 };
 }
@@ -145,7 +149,7 @@ export function evalCommand(print: (out: CommandOutput) => void): Command {
     .option('--resume <dir|run-id>', 'continue the run in <dir>: skip what its results.jsonl has, keep its settings (with --queue, a run id also works)')
     .option('--queue <url>', 'queue mode: one BullMQ job per task and preset on Redis at redis://host:port[/db]; ptc worker processes run them')
     .addOption(new Option('--sandbox <mode>', 'required | auto | off, for ptc programs').choices(['required', 'auto', 'off']).default('auto'))
-    .option('--json', 'print {dir, ran, presets, results} as JSON instead of the summary')
+    .option('--json', 'print {dir, ran, presets, results} as JSON instead of the summary (with --queue also runId, failedJobs)')
     .exitOverride()
     .action(async (suite: string, flags: EvalFlags) => {
       const controller = new AbortController();

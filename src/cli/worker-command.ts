@@ -3,7 +3,7 @@
 // back to the queue); a second one puts them back at once. The worker is src/eval/queue/worker.ts,
 // loaded only when the command runs (it brings in BullMQ). docs/eval.md, "Queue mode".
 
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { CommandOutput } from './commands.js';
 import { integer, positiveInteger } from './flags.js';
 
@@ -15,6 +15,7 @@ interface WorkerFlags {
   grace?: number;
   lockDuration?: number;
   stalledInterval?: number;
+  sandbox: 'required' | 'auto' | 'off';
 }
 
 /** The `worker` command for the `ptc` program; `print` receives the command's output. */
@@ -25,6 +26,7 @@ export function workerCommand(print: (out: CommandOutput) => void): Command {
     .option('--concurrency <n>', 'jobs run at once, per run served (default 1)', positiveInteger('--concurrency'))
     .option('--run <id>', 'serve only this run (default: every run queued on this Redis)')
     .option('--session-dir <dir>', 'write session logs here (a shared filesystem) instead of sending them back with the job')
+    .addOption(new Option('--sandbox <mode>', 'the loosest sandbox for ptc programs: a job asking for less gets this').choices(['required', 'auto', 'off']).default('auto'))
     .option('--grace <ms>', 'on SIGTERM, wait this long for running jobs before putting them back in the queue (default 60000)', integer('--grace', 0, Number.MAX_SAFE_INTEGER))
     .option('--lock-duration <ms>', "a job's lock; a worker killed mid-task loses its job after this (default 30000)", positiveInteger('--lock-duration'))
     .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default 15000)', positiveInteger('--stalled-interval'))
@@ -36,6 +38,7 @@ export function workerCommand(print: (out: CommandOutput) => void): Command {
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
         ...(flags.run !== undefined ? { runId: flags.run } : {}),
         ...(flags.sessionDir !== undefined ? { sessionDir: flags.sessionDir } : {}),
+        sandbox: flags.sandbox,
         ...(flags.lockDuration !== undefined ? { lockDurationMs: flags.lockDuration } : {}),
         ...(flags.stalledInterval !== undefined ? { stalledIntervalMs: flags.stalledInterval } : {}),
         env: process.env,

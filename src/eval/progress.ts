@@ -1,6 +1,6 @@
 // The progress line of `ptc eval` on a terminal: a bar, runs done, successes so far, ETA.
 
-import type { EvalProgress } from './runner.js';
+import type { EvalProgress } from './run-dir.js';
 
 const BAR_WIDTH = 24;
 

@@ -12,28 +12,21 @@ import { resolveModel } from '../llm/index.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import type { Presentation } from './m3tooleval/task-harness.js';
 import { loadTasks, selectTasks, type M3Task } from './m3tooleval/tasks.js';
-import { appendResult, readResults, resultKey, type TaskResult } from './results.js';
+import { appendResult, readResults, resultKey } from './results.js';
+import { orderedResults, RUN_FILE, type EvalOutcome, type EvalProgress, type EvalSettings } from './run-dir.js';
 import { writeSummary } from './summary.js';
 import { openTaskRunner } from './task-run.js';
 
-/** The paper's turn limit. */
-export const DEFAULT_EVAL_MAX_STEPS = 10;
-/** Replay makes one model step per tool call in standard: the long browsing tasks need room. */
-export const DEFAULT_REPLAY_MAX_STEPS = 200;
-
-export interface EvalSettings {
-  readonly suite: 'm3tooleval';
-  readonly presets: readonly Presentation[];
-  /** Task-name globs; all tasks without any. */
-  readonly tasks?: readonly string[];
-  readonly replay: boolean;
-  /** `provider:id`, or with baseUrl the model id (as `ptc run`). */
-  readonly model?: string;
-  readonly baseUrl?: string;
-  readonly maxSteps: number;
-  /** Queue mode: where the run's jobs are (the URL without its password) and the run id naming the queue. */
-  readonly queue?: { readonly url: string; readonly runId: string };
-}
+export {
+  DEFAULT_EVAL_MAX_STEPS,
+  DEFAULT_REPLAY_MAX_STEPS,
+  orderedResults,
+  readRunSettings,
+  RUN_FILE,
+  type EvalOutcome,
+  type EvalProgress,
+  type EvalSettings,
+} from './run-dir.js';
 
 export interface EvalOptions extends EvalSettings {
   /** The run directory: results.jsonl, summary.md, summary.svg, sessions/, run.json. */
@@ -47,37 +40,6 @@ export interface EvalOptions extends EvalSettings {
   readonly apiKeyEnv?: string;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: EvalProgress) => void;
-}
-
-export interface EvalProgress {
-  readonly done: number;
-  readonly total: number;
-  readonly succeeded: number;
-  readonly startedAt: number;
-  /** Runs the directory had before this call (resumed), for the ETA. */
-  readonly initial?: number;
-  readonly last?: TaskResult;
-}
-
-export interface EvalOutcome {
-  readonly dir: string;
-  /** Every result in the directory (resumed ones included), in task order. */
-  readonly results: readonly TaskResult[];
-  /** How many runs this call made (the rest were there already). */
-  readonly ran: number;
-  readonly summaryFile: string;
-}
-
-export const RUN_FILE = 'run.json';
-
-/** The settings a run directory was started with (for --resume). */
-export function readRunSettings(dir: string): EvalSettings {
-  const file = path.join(dir, RUN_FILE);
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as EvalSettings;
-  } catch {
-    throw new ConfigError(`${dir} is not an eval run directory (no readable ${RUN_FILE}); --resume takes the --out directory of an earlier ptc eval.`);
-  }
 }
 
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
@@ -135,12 +97,4 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const results = orderedResults(dir, tasks);
   const summaryFile = writeSummary(dir, results, { ...settings, model: live?.label ?? (options.replay ? 'replay (reference solutions)' : settings.model) });
   return { dir, results, ran: jobs.length, summaryFile };
-}
-
-/** The directory's results of these tasks, in task order then preset. */
-export function orderedResults(dir: string, tasks: readonly M3Task[]): TaskResult[] {
-  const order = new Map(tasks.map((t, i) => [t.name, i]));
-  return readResults(dir)
-    .filter((r) => order.has(r.task))
-    .sort((a, b) => order.get(a.task)! - order.get(b.task)! || a.preset.localeCompare(b.preset));
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderChart } from './chart.js';
-import type { EvalSettings } from './runner.js';
+import type { EvalSettings } from './run-dir.js';
 import type { TaskResult } from './results.js';
 
 export interface Aggregate {

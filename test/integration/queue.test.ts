@@ -219,8 +219,12 @@ describe.skipIf(skipWithoutRedis)('ptc eval --queue and ptc worker (real redis-s
   it('a worker without the model key fails the job naming the job and the variable; the eval reports it and writes no result', { timeout: TEST_MS }, async () => {
     const out = path.join(home, 'nokey');
     worker(redis.url);
-    const evalProc = ptc(['eval', 'm3tooleval', '--model', 'deepseek:deepseek-chat', '--preset', 'ptc', '--tasks', DNA_TASK, '--queue', redis.url, '--out', out]);
+    const evalProc = ptc(['eval', 'm3tooleval', '--model', 'deepseek:deepseek-chat', '--preset', 'ptc', '--tasks', DNA_TASK, '--queue', redis.url, '--out', out, '--json']);
     expect(await evalProc.exited).toBe(1);
+    const printed = JSON.parse(evalProc.stdout) as { runId: string; failedJobs: { jobId: string; reason: string }[]; results: unknown[] };
+    expect(printed.runId).toMatch(/^nokey-/);
+    expect(printed.failedJobs).toEqual([{ jobId: `ptc~${DNA_TASK}~0`, reason: expect.stringContaining('DEEPSEEK_API_KEY is not set') }]);
+    expect(printed.results).toEqual([]);
     expect(evalProc.stderr).toContain(`job ptc~${DNA_TASK}~0`);
     expect(evalProc.stderr).toContain('DEEPSEEK_API_KEY is not set');
     expect(evalProc.stderr).toContain(`--resume ${out}`);

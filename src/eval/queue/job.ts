@@ -12,6 +12,8 @@ export const JOB_VERSION = 1;
 export const QUEUE_PREFIX = 'ptc';
 /** The Redis set of run ids that want workers; `ptc worker` without `--run` serves each. */
 export const RUNS_KEY = `${QUEUE_PREFIX}:runs`;
+/** Channel on which `ptc eval` announces a run it queued, so idle workers start on it at once (they also poll RUNS_KEY). */
+export const RUNS_CHANNEL = `${QUEUE_PREFIX}:runs:new`;
 /** The run's settings (JSON), for `ptc eval --resume <run id>` from another machine. */
 export function runKey(runId: string): string {
   return `${QUEUE_PREFIX}:run:${runId}`;

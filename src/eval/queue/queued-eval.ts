@@ -10,15 +10,14 @@ import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { ConfigError } from '../../errors.js';
 import { QUEUE_CLOSE_TIMEOUT_MS, QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE_RETRY_BACKOFF_MS } from '../../limits.js';
-import { resolveModel } from '../../llm/index.js';
 import type { SandboxMode } from '../../ptc-runtime/types.js';
 import { loadTasks, selectTasks } from '../m3tooleval/tasks.js';
 import { appendResult, readResults, resultKey, type TaskResult } from '../results.js';
-import { orderedResults, RUN_FILE, type EvalOutcome, type EvalProgress, type EvalSettings } from '../runner.js';
+import { orderedResults, RUN_FILE, type EvalOutcome, type EvalProgress, type EvalSettings } from '../run-dir.js';
 import { writeSummary } from '../summary.js';
 import { settledWithin } from './bounded.js';
 import { connectRedis } from './connect.js';
-import { JOB_VERSION, jobIdOf, parseJobReturn, QUEUE_PREFIX, RUN_ID_PATTERN, runKey, RUNS_KEY, type JobData, type JobReturn } from './job.js';
+import { JOB_VERSION, jobIdOf, parseJobReturn, QUEUE_PREFIX, RUN_ID_PATTERN, runKey, RUNS_CHANNEL, RUNS_KEY, type JobData, type JobReturn } from './job.js';
 import { connectionOptions, parseRedisUrl } from './redis-url.js';
 import { writeInlineSession } from './session-payload.js';
 
@@ -61,7 +60,7 @@ export async function runQueuedEval(options: QueuedEvalOptions): Promise<QueuedE
   const tasks = selectTasks(loadTasks(), options.tasks);
   if (tasks.length === 0) throw new ConfigError(`No M3ToolEval task matches --tasks ${(options.tasks ?? []).join(',')}; names look like trade_calculator/* or web_browsing/price_of_*.`);
   // The keys live on the workers; here the model is only checked for form and named in the summary.
-  const label = options.replay ? 'replay (reference solutions)' : modelLabel(options);
+  const label = options.replay ? 'replay (reference solutions)' : await modelLabel(options);
   const target = parseRedisUrl(options.queueUrl);
   const registry = await connectRedis(target);
 
@@ -119,6 +118,7 @@ export async function runQueuedEval(options: QueuedEvalOptions): Promise<QueuedE
         opts: { jobId, attempts: QUEUE_JOB_ATTEMPTS, backoff: { type: 'exponential', delay: QUEUE_RETRY_BACKOFF_MS }, removeOnComplete: false, removeOnFail: false },
       })),
     );
+    await registry.publish(RUNS_CHANNEL, runId);
   };
   await enqueue();
   if (options.resume) {
@@ -226,8 +226,10 @@ export async function runQueuedEval(options: QueuedEvalOptions): Promise<QueuedE
   return { dir, results, ran: total - initial, summaryFile, runId, failed };
 }
 
-function modelLabel(options: EvalSettings): string {
-  // Placeholder keys only let resolveModel check the form here; they never leave this function.
+async function modelLabel(options: EvalSettings): Promise<string> {
+  // Loaded only for live runs (the model clients are heavy); placeholder keys only let resolveModel
+  // check the form here and never leave this function.
+  const { resolveModel } = await import('../../llm/index.js');
   const placeholder = { DEEPSEEK_API_KEY: 'unused', OPENAI_API_KEY: 'unused', ANTHROPIC_API_KEY: 'unused' };
   return resolveModel({ ...(options.model !== undefined ? { model: options.model } : {}), ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), env: placeholder }).label;
 }

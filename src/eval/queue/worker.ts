@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { HarnessError } from '../../errors.js';
+import { ConfigError } from '../../errors.js';
 import {
   QUEUE_CLOSE_TIMEOUT_MS,
   QUEUE_DISCOVER_INTERVAL_MS,
@@ -20,13 +20,15 @@ import {
   QUEUE_WORKER_GRACE_MS,
 } from '../../limits.js';
 import { resolveModel, type ResolvedModel } from '../../llm/index.js';
+import type { SandboxMode } from '../../ptc-runtime/types.js';
 import { resolveSessionDir } from '../../session/index.js';
 import { PRESENTATIONS, type Presentation } from '../m3tooleval/task-harness.js';
 import { loadTasks, type M3Task } from '../m3tooleval/tasks.js';
 import { openTaskRunner, type TaskRunner } from '../task-run.js';
 import { settledWithin } from './bounded.js';
+import { stricterSandbox } from './sandbox-floor.js';
 import { connectRedis } from './connect.js';
-import { describeIssues, JOB_VERSION, jobDataSchema, QUEUE_PREFIX, RUN_ID_PATTERN, RUNS_KEY, type JobData, type JobModel, type JobReturn } from './job.js';
+import { describeIssues, JOB_VERSION, jobDataSchema, QUEUE_PREFIX, RUN_ID_PATTERN, RUNS_CHANNEL, RUNS_KEY, type JobData, type JobModel, type JobReturn } from './job.js';
 import { connectionOptions, parseRedisUrl } from './redis-url.js';
 import { placeSession } from './session-payload.js';
 
@@ -37,6 +39,8 @@ export interface QueueWorkerOptions {
   readonly concurrency?: number;
   /** Serve only this run; default every registered run. */
   readonly runId?: string;
+  /** The loosest sandbox this worker allows (default auto): a job asking for less runs with this. */
+  readonly sandbox?: SandboxMode;
   /** A shared directory for the session logs; default: back with the job (docs/eval.md). */
   readonly sessionDir?: string;
   readonly lockDurationMs?: number;
@@ -65,7 +69,7 @@ export interface WorkerTally {
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorkerHandle> {
   const target = parseRedisUrl(options.queue);
   if (options.runId !== undefined && !RUN_ID_PATTERN.test(options.runId)) {
-    throw new HarnessError('CONFIG', `--run "${options.runId}" is not a run id (letters, digits, . _ -); ptc eval --queue prints the run id it starts.`);
+    throw new ConfigError(`--run "${options.runId}" is not a run id (letters, digits, . _ -); ptc eval --queue prints the run id it starts.`);
   }
   const registry: Redis = await connectRedis(target);
   const env = options.env ?? process.env;
@@ -83,11 +87,14 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   let lastError = '';
 
   const runnerFor = (data: JobData): Promise<TaskRunner> => {
-    const key = `${data.model.replay}|${data.sandbox}`;
+    // Whoever can write to the Redis can queue jobs; a job never loosens the worker's own sandbox.
+    const sandbox = stricterSandbox(data.sandbox, options.sandbox ?? 'auto');
+    const key = `${data.model.replay}|${sandbox}`;
     let runner = runners.get(key);
     if (!runner) {
-      runner = openTaskRunner({ dir: temp, cwd: path.join(temp, 'workspace'), replay: data.model.replay, ptc: true, sandbox: data.sandbox });
+      runner = openTaskRunner({ dir: temp, cwd: path.join(temp, 'workspace'), replay: data.model.replay, ptc: true, sandbox });
       runners.set(key, runner);
+      runner.catch(() => runners.delete(key));
     }
     return runner;
   };
@@ -178,6 +185,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   };
   await discover();
   const timer = setInterval(() => void discover().catch(() => {}), QUEUE_DISCOVER_INTERVAL_MS);
+  // A new run is announced on a channel: an idle worker starts on it without waiting for the next poll.
+  const announcements = registry.duplicate();
+  announcements.on('error', () => {});
+  if (options.runId === undefined) {
+    await announcements.subscribe(RUNS_CHANNEL).catch(() => {});
+    announcements.on('message', () => void discover().catch(() => {}));
+  }
   log(`ptc worker ${id}: waiting for jobs at ${target.display}${options.runId !== undefined ? ` (run ${options.runId})` : ''}`);
 
   let resolveDone!: (tally: WorkerTally) => void;
@@ -207,6 +221,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       );
       clearTimeout(grace);
       for (const runner of runners.values()) await (await runner).close().catch(() => {});
+      announcements.disconnect();
       registry.disconnect();
       fs.rmSync(temp, { recursive: true, force: true });
       resolveDone(tally);
