@@ -23,7 +23,7 @@ import { renderJson } from '../json.js';
 import { resolveModel } from '../llm/index.js';
 import {
   continueSession,
-  createSessionWriter,
+  startSession,
   ensureSessionDir,
   listSessionFiles,
   readSession,
@@ -139,7 +139,8 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
     }))
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const harness = await openHarness(params.cwd, params.mcpServers);
-      const writer = createSessionWriter({ dir: options.sessionDir });
+      // Held, like a loaded session, until the connection closes: no other process appends meanwhile.
+      const writer = startSession({ dir: options.sessionDir });
       sessions.set(writer.sessionId, attach(harness, writer, client));
       return { sessionId: writer.sessionId };
     })

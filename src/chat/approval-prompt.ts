@@ -42,15 +42,24 @@ export async function approvalText(request: ApprovalRequest, options: ApprovalPr
   return lines;
 }
 
-/** Asks on the terminal: y = this call, a = this tool for the session, n = deny (then a reason). */
+/**
+ * Asks on the terminal: y = this call, a = this tool for the session, s = save the rule the request
+ * offers (request.alwaysAllow: in force at once and in later sessions, docs/config.md), n = deny
+ * (then a reason).
+ */
 export async function askInTerminal(rl: Interface, out: Writable, request: ApprovalRequest, signal: AbortSignal, options: ApprovalPromptOptions): Promise<ApprovalAnswer> {
-  out.write(`${(await approvalText(request, options)).join('\n')}\n`);
+  const lines = await approvalText(request, options);
+  const save = request.alwaysAllow;
+  if (save !== undefined) lines.push(`  [s] saves the rule "${visible(save.rule)}"${save.file !== undefined ? ` to ${save.file}` : ' for this process'}`);
+  out.write(`${lines.join('\n')}\n`);
+  const question = `[y] allow once  [a] allow this tool for the session  ${save !== undefined ? '[s] always allow (saved)  ' : ''}[n] deny: `;
   for (;;) {
-    const answer = await questionUntil(rl, '[y] allow once  [a] allow this tool for the session  [n] deny: ', signal);
+    const answer = await questionUntil(rl, question, signal);
     if (answer === undefined) return { decision: 'deny', reason: 'no answer (the input ended)' };
     const choice = answer.trim().toLowerCase();
     if (choice === 'y' || choice === 'yes') return { decision: 'allow' };
     if (choice === 'a' || choice === 'always') return { decision: 'allow-tool' };
+    if (save !== undefined && (choice === 's' || choice === 'save')) return { decision: 'allow-always' };
     if (choice === 'n' || choice === 'no') {
       const reason = await questionUntil(rl, 'reason for the model (optional): ', signal);
       return { decision: 'deny', ...(reason !== undefined && reason.trim() !== '' ? { reason: reason.trim() } : {}) };

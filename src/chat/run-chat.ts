@@ -20,7 +20,7 @@ import { KNOWN_MODELS } from '../llm/model-catalog.js';
 import { MAX_CHAT_SESSIONS_LISTED } from '../limits.js';
 import {
   continueSession,
-  createSessionWriter,
+  startSession,
   ensureSessionDir,
   findSession,
   formatSessionList,
@@ -259,7 +259,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         }
         continue;
       }
-      if (session === undefined) session = { writer: createSessionWriter({ dir }) };
+      if (session === undefined) session = { writer: startSession({ dir }) };
       const open = session;
       const turnModel = model;
       const renderer = rendererLoad === undefined ? undefined : (await rendererLoad).createMarkdownRenderer;

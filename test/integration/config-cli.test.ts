@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { hasTmux, TmuxTerminal } from '../helpers/tmux-terminal.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'dist/cli/main.js');
@@ -246,6 +247,56 @@ describe('config files and ptc acp', () => {
     expect(second.permissions.map((p) => JSON.stringify(p.toolCall.rawInput))).toEqual([JSON.stringify({ command: 'echo another' })]);
     expect(JSON.stringify(s.requests[3]!.json)).toContain('saved-rule\\n');
   });
+
+  it.skipIf(!hasTmux)('an always-allow answered in ptc chat is saved to the user file and honoured in the next chat session and in ACP', async () => {
+    const s = await scripted([
+      bashProgram('p1', 'echo chat-rule'),
+      reply.text('first done'),
+      bashProgram('p2', 'echo chat-rule'),
+      reply.text('second done'),
+      bashProgram('p3', 'echo chat-rule'),
+      reply.text('acp done'),
+    ]);
+    fs.writeFileSync(userConfig, `# my config\nbaseUrl: ${s.baseUrl}\nmodel: scripted\n`);
+    const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ');
+    const chat = (name: string) => new TmuxTerminal(base, name, `cd ${workspace} && env ${vars} ${process.execPath} ${bin} chat; echo "EXIT=$?"; sleep 60`);
+
+    const first = chat('first');
+    try {
+      await first.waitFor('the prompt', /› $/m);
+      first.line('run it');
+      await first.waitFor('the offer to save the rule', /\[s\] saves the rule "bash: echo chat-rule" to /);
+      first.line('s');
+      await first.waitFor('the first answer', /first done/);
+      first.line('/exit');
+      await first.waitFor('the exit', /EXIT=0/);
+    } finally {
+      first.close();
+    }
+    const saved = fs.readFileSync(userConfig, 'utf8');
+    expect(saved).toContain('# my config');
+    expect(saved).toMatch(/permissions:\n\s+allow:\n\s+- "bash: echo chat-rule"/);
+
+    // The next chat session runs the same command without asking.
+    const second = chat('second');
+    try {
+      await second.waitFor('the prompt', /› $/m);
+      second.line('again');
+      await second.waitFor('the second answer', /second done/);
+      expect(second.screen()).not.toContain('Approval needed');
+      second.line('/exit');
+      await second.waitFor('the exit', /EXIT=0/);
+    } finally {
+      second.close();
+    }
+    expect(JSON.stringify(s.requests[3]!.json)).toContain('chat-rule\\n');
+
+    // And so does an editor's session over ACP.
+    const editor = await acpSession(['third'], () => ({ outcome: { outcome: 'selected', optionId: 'deny' } }));
+    expect(editor.stops).toEqual(['end_turn']);
+    expect(editor.permissions).toEqual([]);
+    expect(JSON.stringify(s.requests[5]!.json)).toContain('chat-rule\\n');
+  }, 180_000);
 
   it("each session's workspace brings its own project file, only when trusted (ptc acp started elsewhere)", async () => {
     const s = await scripted([bashProgram('p1', 'echo blocked-here'), reply.text('one'), bashProgram('p2', 'echo blocked-here'), reply.text('two')]);
