@@ -31,6 +31,7 @@ import {
   type SessionEvent,
   type SessionWriter,
 } from '../session/index.js';
+import { ruleText } from '../approvals/approval-rules.js';
 import { sgr } from '../terminal-text.js';
 import { listPresetsWithTrust } from '../trust/trusted-preset.js';
 import { createAnswerPrinter } from './answer-printer.js';
@@ -48,6 +49,8 @@ export const EXIT_INTERRUPTED = 130;
 export interface ChatOptions extends PolicyOptions {
   readonly model?: string;
   readonly baseUrl?: string;
+  /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`). */
+  readonly apiKeyEnv?: string;
   readonly maxSteps?: number;
   readonly sessionDir?: string;
   readonly approve: ApprovalPolicy;
@@ -75,6 +78,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     resolveModel({
       ...(spec !== undefined ? { model: spec } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}),
       env: options.env,
     });
   let model = modelOf(options.model);
@@ -199,6 +203,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
       model = modelOf(spec);
     },
     approvalPolicy: () => policy,
+    approvalRules: () => {
+      const rules = options.approvalRules?.rules ?? [];
+      return [...rules.filter((r) => r.effect === 'deny'), ...rules.filter((r) => r.effect === 'allow')].map((r) => `${r.effect} ${ruleText(r)} (${r.origin})`);
+    },
     setApprovalPolicy: async (next) => {
       policy = next;
       await detach();

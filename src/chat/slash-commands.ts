@@ -32,6 +32,8 @@ export interface ChatControl {
   /** Resolves `spec` for the next turn; throws (ConfigError) when it cannot. */
   switchModel(spec: string): void;
   approvalPolicy(): ApprovalPolicy;
+  /** The saved approval rules in force (docs/config.md), one line each, deny first; empty when none. */
+  approvalRules(): string[];
   setApprovalPolicy(policy: ApprovalPolicy): Promise<void>;
   /** The open session's id; undefined before the first message. */
   sessionId(): string | undefined;
@@ -95,7 +97,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         }
         await control.setApprovalPolicy(args);
       }
-      control.print([`approvals "${control.approvalPolicy()}": ${POLICY_TEXT[control.approvalPolicy()]}`, 'rules: none saved (tools allowed with [a] hold for this session)']);
+      const rules = control.approvalRules();
+      control.print([
+        `approvals "${control.approvalPolicy()}": ${POLICY_TEXT[control.approvalPolicy()]}`,
+        ...(rules.length === 0 ? ['rules: none saved (tools allowed with [a] hold for this session; [s] saves a rule)'] : ['rules (deny wins):', ...rules.map((r) => `  ${visible(r)}`)]),
+      ]);
     },
   },
   {

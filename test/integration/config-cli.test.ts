@@ -284,6 +284,9 @@ describe('config files and ptc acp', () => {
       second.line('again');
       await second.waitFor('the second answer', /second done/);
       expect(second.screen()).not.toContain('Approval needed');
+      // /approve lists the saved rule with the file and line it came from.
+      second.line('/approve');
+      await second.waitFor('the saved rule', new RegExp(`allow bash: echo chat-rule \\(${userConfig.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+\\)`));
       second.line('/exit');
       await second.waitFor('the exit', /EXIT=0/);
     } finally {
