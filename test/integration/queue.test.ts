@@ -134,6 +134,18 @@ describe.skipIf(skipWithoutRedis)('ptc eval --queue and ptc worker (real redis-s
     }
   });
 
+  it('a worker with --session-dir writes the session logs there and the results name them', { timeout: TEST_MS }, async () => {
+    const shared = path.join(home, 'shared-fs');
+    worker(redis.url, ['--session-dir', shared]);
+    const out = path.join(home, 'shared-logs');
+    const evalProc = ptc(['eval', 'm3tooleval', '--replay', '--preset', 'standard', '--tasks', 'travel_itinerary_planning/plan_trip_to_0', '--queue', redis.url, '--out', out]);
+    expect(await evalProc.exited, evalProc.stderr).toBe(0);
+    const [result] = readResults(out);
+    expect(path.dirname(result!.sessionFile)).toBe(shared);
+    expect(JSON.parse(fs.readFileSync(result!.sessionFile, 'utf8').split('\n')[0]!)).toMatchObject({ type: 'session/start' });
+    expect(fs.existsSync(path.join(out, 'sessions'))).toBe(false);
+  });
+
   it('a job of a worker killed with kill -9 mid-task completes on another worker and appears once', { timeout: TEST_MS }, async () => {
     const model = await startScriptedOpenAIServer([reply.hang()]);
     try {
