@@ -134,6 +134,18 @@ describe.skipIf(skipWithoutRedis)('ptc eval --queue and ptc worker (real redis-s
     }
   });
 
+  it('a worker with --session-dir writes the session logs there and the results name them', { timeout: TEST_MS }, async () => {
+    const shared = path.join(home, 'shared-fs');
+    worker(redis.url, ['--session-dir', shared]);
+    const out = path.join(home, 'shared-logs');
+    const evalProc = ptc(['eval', 'm3tooleval', '--replay', '--preset', 'standard', '--tasks', 'travel_itinerary_planning/plan_trip_to_0', '--queue', redis.url, '--out', out]);
+    expect(await evalProc.exited, evalProc.stderr).toBe(0);
+    const [result] = readResults(out);
+    expect(path.dirname(result!.sessionFile)).toBe(shared);
+    expect(JSON.parse(fs.readFileSync(result!.sessionFile, 'utf8').split('\n')[0]!)).toMatchObject({ type: 'session/start' });
+    expect(fs.existsSync(path.join(out, 'sessions'))).toBe(false);
+  });
+
   it('a job of a worker killed with kill -9 mid-task completes on another worker and appears once', { timeout: TEST_MS }, async () => {
     const model = await startScriptedOpenAIServer([reply.hang()]);
     try {
@@ -194,6 +206,26 @@ describe.skipIf(skipWithoutRedis)('ptc eval --queue and ptc worker (real redis-s
     expect(new Set(results.map((r) => `${r.task} ${r.preset}`)).size).toBe(expected);
     expect(results.every((r) => r.success)).toBe(true);
     expect(evalProc.stderr).toContain('is back');
+  });
+
+  it('a Redis that comes back empty gets the pending jobs queued again; each task still appears once', { timeout: TEST_MS }, async () => {
+    const tasks = 'message_decoder/*';
+    const out = path.join(home, 'wiped');
+    worker(redis.url);
+    const evalProc = ptc(['eval', 'm3tooleval', '--replay', '--presets', 'ptc,standard', '--tasks', tasks, '--queue', redis.url, '--out', out]);
+    await waitFor('a first result', () => lines(out) >= 1);
+    await redis.stop();
+    const atStop = lines(out);
+    // Its data gone, as a Redis without persistence restarts.
+    for (const entry of fs.readdirSync(redis.dir)) fs.rmSync(path.join(redis.dir, entry), { recursive: true, force: true });
+    await redis.start();
+    expect(await evalProc.exited, evalProc.stderr).toBe(0);
+    const expected = (await runEvalCount(tasks)) * 2;
+    expect(atStop).toBeLessThan(expected);
+    const results = readResults(out);
+    expect(results).toHaveLength(expected);
+    expect(new Set(results.map((r) => `${r.task} ${r.preset}`)).size).toBe(expected);
+    expect(results.every((r) => r.success)).toBe(true);
   });
 
   it('--resume <dir> and --resume <run id> attach to a run left in the queue', { timeout: TEST_MS }, async () => {

@@ -23,7 +23,7 @@ export async function connectRedis(target: RedisTarget, timeoutMs = QUEUE_CONNEC
   } catch (error) {
     client.disconnect();
     throw new ConfigError(
-      `Cannot reach Redis at ${target.display} (${reason(socketError ?? error)}). Start redis-server there, or pass the URL of a running one with --queue redis://host:port/db.`,
+      `Cannot reach Redis at ${target.display} (${socketError !== undefined ? reason(socketError) : closedEarly(error)}). Start redis-server there, or pass the URL of a running one with --queue redis://host:port/db.`,
     );
   }
   try {
@@ -50,6 +50,12 @@ export async function connectRedis(target: RedisTarget, timeoutMs = QUEUE_CONNEC
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`Redis at ${target.display} refused the first commands (${reason(error)}). Check the URL's user and password.`);
   }
+}
+
+/** ioredis says only "Connection is closed." when the server hung up without a socket error. */
+function closedEarly(error: unknown): string {
+  const text = reason(error);
+  return /connection is closed/i.test(text) ? 'the server closed the connection before answering: is it Redis, and ready?' : text;
 }
 
 function reason(error: unknown): string {

@@ -156,7 +156,9 @@ export async function runQueuedEval(options: QueuedEvalOptions): Promise<QueuedE
       if (!returned) {
         failed.push({ jobId, reason: 'its return value is not a ptc worker result (a worker of another version?)' });
         done++;
-        log(`ptc eval: job ${jobId} of run ${runId} returned no readable result; rerun it with --resume ${dir}`);
+        // Removed, so that --resume queues it afresh instead of reading the same value again.
+        await job.remove().catch(() => {});
+        log(`ptc eval: job ${jobId} of run ${runId} returned no readable result (a worker of another version?); --resume ${dir} runs it again`);
       } else {
         if (returned.session) writeInlineSession(dir, returned.session);
         const result = { ...(returned.result as unknown as TaskResult), jobId, worker: returned.worker };
