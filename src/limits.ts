@@ -289,6 +289,10 @@ export const MAX_MCP_DISPATCHES_BYTES = 4 * 1024 * 1024;
 // Configuration files (src/config, docs/config.md).
 /** A user or project config file larger than this is refused unread (it holds settings and rules, nothing more). */
 export const MAX_CONFIG_FILE_BYTES = 256 * 1024;
+/** How long saving a rule waits for another process's save of the same file (its lock), in ms. */
+export const CONFIG_SAVE_LOCK_WAIT_MS = 5_000;
+/** A save lock older than this is left over from a crashed process and is removed, in ms. */
+export const CONFIG_SAVE_LOCK_STALE_MS = 30_000;
 
 // The MCP client: the `mcp` row (src/mcp/client, docs/mcp.md).
 /** A `--mcp-config` file larger than this is refused unread (it lists servers, nothing more). */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { ExtraPluginRow } from '../harness.js';
 import type { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
-import type { SettingKey } from '../config/effective-config.js';
+import type { ConfigSources, SettingKey } from '../config/effective-config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -78,7 +78,7 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
     ...(files.user.loaded !== undefined ? { user: files.user.loaded } : {}),
     ...(files.project?.loaded !== undefined ? { project: files.project.loaded } : {}),
     env,
-    flags: flags as never,
+    flags: flags as ConfigSources['flags'],
   });
   const { settings } = config;
   const set = (attr: string, value: unknown) => command.setOptionValueWithSource(attr, value, 'config');

@@ -1,7 +1,9 @@
 // "Always allow" answers saved to the user's config file (docs/config.md, "Saving answers"): the
 // file is read as a YAML document, the rule appended to `permissions.allow`, and the document
 // written back whole through a temporary file and a rename, so comments and layout survive and a
-// reader never sees half a file. A file that does not parse is left alone (CONFIG).
+// reader never sees half a file. A file that does not parse is left alone (CONFIG). Two processes
+// saving at once (a chat and an editor) take turns through a lock file beside it, so neither
+// rule is lost.
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,11 +11,15 @@ import path from 'node:path';
 import { isSeq, parseDocument, YAMLSeq } from 'yaml';
 import { ruleText } from '../approvals/approval-rules.js';
 import { ConfigError } from '../errors.js';
-import { MAX_CONFIG_FILE_BYTES } from '../limits.js';
+import { CONFIG_SAVE_LOCK_STALE_MS, CONFIG_SAVE_LOCK_WAIT_MS, MAX_CONFIG_FILE_BYTES } from '../limits.js';
 import { parseConfigText } from './load-config-file.js';
 
 /** Appends allow rule `rule` to config file `file` (created, mode 0600, when missing); returns `file:line` of the new entry. */
 export function saveAllowRule(file: string, rule: { readonly tool: string; readonly pattern?: string }): string {
+  return withLock(file, () => appendRule(file, rule));
+}
+
+function appendRule(file: string, rule: { readonly tool: string; readonly pattern?: string }): string {
   const text = readExisting(file);
   // The file as it is must load: saving into a broken file would hide its problem.
   if (text !== '') parseConfigText(text, file);
@@ -30,6 +36,40 @@ export function saveAllowRule(file: string, rule: { readonly tool: string; reado
   const saved = parseConfigText(written, file);
   writeAtomically(file, written);
   return saved.rules.filter((r) => r.effect === 'allow').at(-1)?.origin ?? file;
+}
+
+/** Runs `fn` holding `<file>.lock` (created exclusively); waits for another holder, removes a stale one. */
+function withLock<T>(file: string, fn: () => T): T {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + CONFIG_SAVE_LOCK_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ConfigError(`Cannot create the directory of config file ${file}: ${(error as Error).message}; the rule was not saved.`);
+  }
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx', 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`Cannot lock config file ${file}: ${(error as Error).message}; the rule was not saved.`);
+    }
+    const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > CONFIG_SAVE_LOCK_STALE_MS) {
+      fs.rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new ConfigError(`Config file ${file} is being saved by another process (${lock} exists); the rule was not saved. Remove ${lock} if no ptc is running.`);
+    }
+    Atomics.wait(pause, 0, 0, 5);
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
 }
 
 function readExisting(file: string): string {

@@ -10,6 +10,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalRuleSet } from '../../src/approvals/approval-rule-set.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalRequest } from '../../src/approvals/approvals.js';
+import { runAgent } from '../../src/agent/loop.js';
+import { resolveModel } from '../../src/llm/index.js';
+import { createSessionWriter, listSessionFiles, readSession } from '../../src/session/index.js';
+import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-server.js';
 import { readConfigFile } from '../../src/config/load-config-file.js';
 import { saveAllowRule } from '../../src/config/save-rule.js';
 import { createHarness, type Harness, type HarnessOptions } from '../../src/harness.js';
@@ -145,6 +149,42 @@ describe('approval rules from a config file', () => {
       expect(two.asked.map((r) => (r.args as { command: string }).command)).toEqual(['echo other']);
     } finally {
       await removeTwo();
+    }
+  });
+
+  it("a subagent's harness follows the same rules: its program's denied sub-call is blocked", async () => {
+    const server = await startScriptedOpenAIServer([
+      reply.toolCalls([{ id: 't1', name: 'task', args: { description: 'clean up', prompt: 'Remove keep.txt.' } }]),
+      reply.toolCalls([{ id: 'c1', name: 'run_code', args: { code: "return await tools.bash({ command: 'rm -f keep.txt' }).then(() => 'removed', (e) => e.code);", description: 'rm' } }]),
+      reply.text('Could not remove it.'),
+      reply.text('The subagent could not remove it.'),
+    ]);
+    const sessionDir = path.join(root, 'sessions');
+    fs.mkdirSync(sessionDir);
+    try {
+      const harness = await open({ approvalRules: rulesFrom('permissions:\n  deny: ["bash: rm *"]\n') });
+      const writer = createSessionWriter({ dir: sessionDir });
+      const result = await runAgent({
+        scope: harness.ctx,
+        cwd: workspace,
+        preset: 'standard',
+        model: resolveModel({ baseUrl: server.baseUrl, model: 'scripted', env: {} }),
+        task: 'Delegate the cleanup.',
+        sink: writer,
+        sessionId: writer.sessionId,
+        sessionDir,
+        retry: { maxRetries: 0 },
+      });
+      writer.close();
+      expect(result.reason).toBe('completed');
+      expect(fs.existsSync(path.join(workspace, 'keep.txt'))).toBe(true);
+      const child = listSessionFiles(sessionDir).find((f) => f.id !== writer.sessionId)!;
+      const results = readSession(child.file).events.filter((e) => e.type === 'tool/result');
+      expect(JSON.stringify(results)).toContain('PERMISSION_DENIED');
+      const denials = readSession(child.file).events.filter((e) => e.type === 'tool/approval');
+      expect(denials).toMatchObject([{ stage: 'answer', tool: 'bash', decision: 'deny', by: 'rule' }]);
+    } finally {
+      await server.close();
     }
   });
 });
