@@ -7,6 +7,7 @@ import { list, positiveInteger } from './flags.js';
 import { ConfigError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
 import type { EvalOutcome } from '../eval/run-dir.js';
+import { loadQueueModule } from '../eval/queue/queue-package.js';
 
 const SUITES = ['m3tooleval'] as const;
 const PRESETS = ['ptc', 'standard'] as const;
@@ -61,7 +62,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   if (flags.resume !== undefined) {
     if (fs.existsSync(flags.resume) || flags.queue === undefined) resumed = readRunSettings(flags.resume);
     else {
-      const { readQueuedRunSettings } = await import('../eval/queue/queued-eval.js');
+      const { readQueuedRunSettings } = await loadQueueModule(() => import('../eval/queue/queued-eval.js'));
       resumed = { ...(await readQueuedRunSettings(flags.queue, flags.resume)), queue: { url: flags.queue, runId: flags.resume } };
       resumeDir = flags.out ?? path.join('eval-runs', flags.resume);
     }
@@ -93,7 +94,7 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   let runId: string | undefined;
   let outcome: EvalOutcome;
   if (queueUrl !== undefined) {
-    const { runQueuedEval } = await import('../eval/queue/queued-eval.js');
+    const { runQueuedEval } = await loadQueueModule(() => import('../eval/queue/queued-eval.js'));
     const queued = await runQueuedEval({
       ...settings,
       out,

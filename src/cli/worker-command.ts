@@ -6,6 +6,7 @@
 import { Command, Option } from 'commander';
 import type { CommandOutput } from './commands.js';
 import { integer, positiveInteger } from './flags.js';
+import { loadQueueModule } from '../eval/queue/queue-package.js';
 
 interface WorkerFlags {
   queue: string;
@@ -32,7 +33,7 @@ export function workerCommand(print: (out: CommandOutput) => void): Command {
     .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default 15000)', positiveInteger('--stalled-interval'))
     .exitOverride()
     .action(async (flags: WorkerFlags) => {
-      const { startQueueWorker } = await import('../eval/queue/worker.js');
+      const { startQueueWorker } = await loadQueueModule(() => import('../eval/queue/worker.js'));
       const worker = await startQueueWorker({
         queue: flags.queue,
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
