@@ -58,13 +58,23 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
   const o = command.opts() as Record<string, unknown>;
   // An eval that replays or resumes takes no model (or keeps its run's).
   if (commandPath(command) === 'eval' && (o['replay'] === true || o['resume'] !== undefined)) return;
+  const has = (use: Use) => uses.includes(use);
+  const workspace = has('workspace') || has('mcp') ? path.resolve(typeof o['cwd'] === 'string' ? o['cwd'] : process.cwd()) : undefined;
+  // Nothing configured, and no one to answer "always allow" (which would create the user file):
+  // the schema and YAML modules are not even loaded.
+  if (!has('approve') && (await nothingConfigured(env, workspace))) {
+    if (has('workspace')) {
+      const [{ userConfigPath }] = await Promise.all([import('../config/config-paths.js')]);
+      const userDir = guardUserConfigDir(userConfigPath(env), workspace!);
+      if (userDir !== undefined) command.setOptionValueWithSource('protect', [...(Array.isArray(o['protect']) ? (o['protect'] as string[]) : []), userDir], 'config');
+    }
+    return;
+  }
   const [{ loadConfigFiles, ruleSetOf }, { effectiveConfig }, { modelChoice }] = await Promise.all([
     import('../config/load-config.js'),
     import('../config/effective-config.js'),
     import('../config/model-settings.js'),
   ]);
-  const has = (use: Use) => uses.includes(use);
-  const workspace = has('workspace') || has('mcp') ? path.resolve(typeof o['cwd'] === 'string' ? o['cwd'] : process.cwd()) : undefined;
   // ptc acp reads each session's project file itself (its cwd is the editor's, per session).
   const perSession = commandPath(command) === 'acp';
   const files = await loadConfigFiles({ env, ...(workspace !== undefined && !perSession ? { workspace } : {}) });
@@ -125,4 +135,11 @@ function guardUserConfigDir(userFile: string, workspace: string): string | undef
     // Not creatable: the file tools still ask for it by name.
   }
   return dir;
+}
+
+/** No config file (user, or the workspace's) and no setting in the environment. */
+async function nothingConfigured(env: Env, workspace: string | undefined): Promise<boolean> {
+  const [{ userConfigPath, projectConfigPath }, { ENV_OF }] = await Promise.all([import('../config/config-paths.js'), import('../config/setting-env.js')]);
+  if (Object.values(ENV_OF).some((name) => (env[name] ?? '').trim() !== '')) return false;
+  return !fs.existsSync(userConfigPath(env)) && (workspace === undefined || !fs.existsSync(projectConfigPath(workspace)));
 }

@@ -11,20 +11,10 @@ import type { LoadedConfigFile } from './load-config-file.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export const SETTING_KEYS = ['provider', 'model', 'baseUrl', 'apiKeyEnv', 'preset', 'approve', 'maxSteps'] as const;
-export type SettingKey = (typeof SETTING_KEYS)[number];
-export type SettingValue<K extends SettingKey> = NonNullable<ConfigValues[K]>;
+import { ENV_OF, SETTING_KEYS, type SettingKey } from './setting-env.js';
 
-/** The environment variable of each setting. */
-export const ENV_OF: Readonly<Record<SettingKey, string>> = {
-  provider: 'PTC_PROVIDER',
-  model: 'PTC_MODEL',
-  baseUrl: 'PTC_BASE_URL',
-  apiKeyEnv: 'PTC_API_KEY_ENV',
-  preset: 'PTC_PRESET',
-  approve: 'PTC_APPROVE',
-  maxSteps: 'PTC_MAX_STEPS',
-};
+export { ENV_OF, SETTING_KEYS, type SettingKey };
+export type SettingValue<K extends SettingKey> = NonNullable<ConfigValues[K]>;
 
 /** Highest first. */
 export type Layer = 'flag' | 'env' | 'project' | 'user' | 'default';

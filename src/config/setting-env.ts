@@ -1,0 +1,16 @@
+// The settings and their environment variables (docs/config.md, "Precedence"), without the schema,
+// so a command can tell cheaply whether anything is configured at all.
+
+export const SETTING_KEYS = ['provider', 'model', 'baseUrl', 'apiKeyEnv', 'preset', 'approve', 'maxSteps'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** The environment variable of each setting. */
+export const ENV_OF: Readonly<Record<SettingKey, string>> = {
+  provider: 'PTC_PROVIDER',
+  model: 'PTC_MODEL',
+  baseUrl: 'PTC_BASE_URL',
+  apiKeyEnv: 'PTC_API_KEY_ENV',
+  preset: 'PTC_PRESET',
+  approve: 'PTC_APPROVE',
+  maxSteps: 'PTC_MAX_STEPS',
+};
