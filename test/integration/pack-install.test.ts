@@ -152,4 +152,14 @@ describe.skipIf(npmMissing)('npm pack, installed into a fresh project and a glob
     expect({ code: exec.code, stderr: exec.stderr }, install.where).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(exec.stdout)).toEqual(['note.txt']);
   });
+
+  it('installs no queue packages; ptc worker then says how to add them (CONFIG, exit 2), with no stack trace', () => {
+    const install = installs.find((i) => i.where === 'a fresh project')!;
+    expect(fs.existsSync(path.join(path.dirname(path.dirname(install.bin)), 'bullmq'))).toBe(false);
+    const worker = ptc(install.bin, ['worker', '--queue', 'redis://127.0.0.1:9/0']);
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain('bullmq');
+    expect(worker.stderr).toContain('npm install bullmq@5');
+    expect(worker.stderr).not.toMatch(/\n\s+at /);
+  });
 });
