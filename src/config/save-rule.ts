@@ -5,13 +5,13 @@
 // saving at once (a chat and an editor) take turns through a lock file beside it, so neither
 // rule is lost.
 
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isSeq, parseDocument, YAMLSeq } from 'yaml';
 import { ruleText } from '../approvals/approval-rules.js';
 import { ConfigError } from '../errors.js';
 import { CONFIG_SAVE_LOCK_STALE_MS, CONFIG_SAVE_LOCK_WAIT_MS, MAX_CONFIG_FILE_BYTES } from '../limits.js';
+import { replaceFile } from '../replace-file.js';
 import { parseConfigText } from './load-config-file.js';
 
 /** Appends allow rule `rule` to config file `file` (created, mode 0600, when missing); returns `file:line` of the new entry. */
@@ -85,27 +85,15 @@ function readExisting(file: string): string {
 }
 
 function writeAtomically(file: string, text: string): void {
-  const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let mode = 0o600;
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    let mode = 0o600;
-    try {
-      mode = fs.statSync(file).mode & 0o777;
-    } catch {
-      // A new file: readable by the user only (it may name commands that run on this computer).
-    }
-    // 'wx': never through a file or link someone placed at the temporary name.
-    const fd = fs.openSync(temp, 'wx', mode);
-    try {
-      fs.writeSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, file);
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    // A new file: readable by the user only (it may name commands that run on this computer).
+  }
+  try {
+    replaceFile(file, text, mode);
   } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw new ConfigError(`Cannot write config file ${file}: ${(error as Error).message}. Check that ${dir} is a writable directory.`);
+    throw new ConfigError(`Cannot write config file ${file}: ${(error as Error).message}. Check that ${path.dirname(file)} is a writable directory.`);
   }
 }

@@ -28,6 +28,20 @@ export interface EvalSettings {
   readonly queue?: { readonly url: string; readonly runId: string };
 }
 
+/** The settings `run.json` keeps, from a run's options (the same for a local and a queued run). */
+export function settingsOf(options: Omit<EvalSettings, 'suite' | 'queue'>, queue?: EvalSettings['queue']): EvalSettings {
+  return {
+    suite: 'm3tooleval',
+    presets: options.presets,
+    ...(options.tasks ? { tasks: options.tasks } : {}),
+    replay: options.replay,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    maxSteps: options.maxSteps,
+    ...(queue !== undefined ? { queue } : {}),
+  };
+}
+
 export interface EvalProgress {
   readonly done: number;
   readonly total: number;

@@ -13,7 +13,7 @@ import type { SandboxMode } from '../ptc-runtime/types.js';
 import type { Presentation } from './m3tooleval/task-harness.js';
 import { loadTasks, selectTasks, type M3Task } from './m3tooleval/tasks.js';
 import { appendResult, readResults, resultKey } from './results.js';
-import { orderedResults, RUN_FILE, type EvalOutcome, type EvalProgress, type EvalSettings } from './run-dir.js';
+import { orderedResults, RUN_FILE, settingsOf, type EvalOutcome, type EvalProgress, type EvalSettings } from './run-dir.js';
 import { writeSummary } from './summary.js';
 import { openTaskRunner } from './task-run.js';
 
@@ -52,15 +52,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
 
   const dir = path.resolve(options.out);
   fs.mkdirSync(path.join(dir, 'workspace'), { recursive: true });
-  const settings: EvalSettings = {
-    suite: 'm3tooleval',
-    presets: options.presets,
-    ...(options.tasks ? { tasks: options.tasks } : {}),
-    replay: options.replay,
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    maxSteps: options.maxSteps,
-  };
+  const settings = settingsOf(options);
   if (!options.resume || !fs.existsSync(path.join(dir, RUN_FILE))) fs.writeFileSync(path.join(dir, RUN_FILE), `${JSON.stringify(settings, null, 2)}\n`);
 
   const done = new Set(readResults(dir).map(resultKey));

@@ -3,12 +3,12 @@
 // and renamed over the old one, so a reader never sees half a file. A store that is missing, too
 // large or not valid JSON trusts nothing.
 
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { MAX_TRUST_STORE_BYTES } from '../limits.js';
+import { replaceFile } from '../replace-file.js';
 
 export const TRUST_STORE_FILE = 'trust.json';
 
@@ -52,22 +52,10 @@ export function revokeTrust(ptcHome: string, workspace: string): boolean {
 
 function writeStore(ptcHome: string, workspaces: Record<string, TrustRecord>): string {
   const file = trustStorePath(ptcHome);
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    fs.mkdirSync(ptcHome, { recursive: true, mode: 0o700 });
-    const text = `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`;
-    // 'wx': never through a file or link someone placed at the temporary name.
-    const fd = fs.openSync(temp, 'wx', 0o600);
-    try {
-      fs.writeSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, file);
+    replaceFile(file, `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`, 0o600);
     return file;
   } catch (error) {
-    fs.rmSync(temp, { force: true });
     throw new ConfigError(`Cannot write the trust store ${file}: ${(error as Error).message}. Check that PTC_HOME (${ptcHome}) is a writable directory.`);
   }
 }

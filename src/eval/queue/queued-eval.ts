@@ -13,7 +13,7 @@ import { QUEUE_CLOSE_TIMEOUT_MS, QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE
 import type { SandboxMode } from '../../ptc-runtime/types.js';
 import { loadTasks, selectTasks } from '../m3tooleval/tasks.js';
 import { appendResult, readResults, resultKey, type TaskResult } from '../results.js';
-import { orderedResults, RUN_FILE, type EvalOutcome, type EvalProgress, type EvalSettings } from '../run-dir.js';
+import { orderedResults, RUN_FILE, settingsOf, type EvalOutcome, type EvalProgress, type EvalSettings } from '../run-dir.js';
 import { writeSummary } from '../summary.js';
 import { settledWithin } from './bounded.js';
 import { connectRedis } from './connect.js';
@@ -68,16 +68,7 @@ export async function runQueuedEval(options: QueuedEvalOptions): Promise<QueuedE
   fs.mkdirSync(path.join(dir, 'workspace'), { recursive: true });
   const runId = options.runId ?? newRunId(dir);
   if (!RUN_ID_PATTERN.test(runId)) throw new ConfigError(`"${runId}" is not a run id (letters, digits, . _ -).`);
-  const settings: EvalSettings = {
-    suite: 'm3tooleval',
-    presets: options.presets,
-    ...(options.tasks ? { tasks: options.tasks } : {}),
-    replay: options.replay,
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    maxSteps: options.maxSteps,
-    queue: { url: target.display, runId },
-  };
+  const settings = settingsOf(options, { url: target.display, runId });
   if (!options.resume || !fs.existsSync(path.join(dir, RUN_FILE))) fs.writeFileSync(path.join(dir, RUN_FILE), `${JSON.stringify(settings, null, 2)}\n`);
 
   const written = readResults(dir);
