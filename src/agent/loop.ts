@@ -107,6 +107,18 @@ export interface AgentRunResult {
   readonly steps: number;
   readonly usage: Required<Usage>;
   readonly error?: string;
+  /** The meter of the last request sent and the compactions of this turn (docs/compaction.md). */
+  readonly context?: TurnContext;
+}
+
+export interface TurnContext {
+  /** Estimated tokens of the last request sent this turn. */
+  readonly lastRequestTokens: number;
+  /** The provider's count of that request's prompt, when it reported one. */
+  readonly lastInputTokens?: number;
+  readonly window?: number;
+  /** Compactions logged this turn: prune-only, with a summary, and failed ones. */
+  readonly compactions: { readonly pruned: number; readonly summarised: number; readonly failed: number };
 }
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -168,6 +180,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     options.onApproval?.(e);
   });
 
+  const meterState: MeterState = { compactions: { pruned: 0, summarised: 0, failed: 0 } };
   const finish = async (reason: SessionEndReason, error?: string): Promise<AgentRunResult> => {
     record({ type: 'session/end', reason, steps, ...(error !== undefined ? { error } : {}) });
     await sink.flush();
@@ -176,7 +189,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     await offSettle();
     await offApproval();
     spill.remove?.();
-    return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}) };
+    return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}), ...(meterState.last !== undefined ? { context: contextOf(meterState) } : {}) };
   };
 
   const turn = { preset: options.preset, model: options.model.label, mode: tools.modeFor(scope), pid: process.pid, host: os.hostname() };
@@ -227,7 +240,12 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
           spill: spill.store,
           summarise: modelSummariser(options.model.model, options.signal),
         });
-        for (const event of outcome.events) record(event);
+        for (const event of outcome.events) {
+          record(event);
+          if (event.type === 'context/compaction-failed') meterState.compactions.failed++;
+          else if (event.summary !== undefined) meterState.compactions.summarised++;
+          else meterState.compactions.pruned++;
+        }
         const applied = outcome.events.find((e) => e.type === 'context/compaction');
         meter = measure();
         options.onProgress?.({
@@ -256,6 +274,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
         toolSchemas,
         context: { estimatedTokens: meter.tokens, ...(window !== undefined ? { window } : {}) },
       });
+      meterState.last = { tokens: meter.tokens, ...(window !== undefined ? { window } : {}) };
       options.onProgress?.({ kind: 'context', step, estimatedTokens: meter.tokens, ...(window !== undefined ? { window } : {}) });
       const request = buildRequest(events, step);
 
@@ -265,7 +284,10 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       usage.inputTokens += response.usage.inputTokens ?? 0;
       usage.outputTokens += response.usage.outputTokens ?? 0;
       usage.totalTokens += response.usage.totalTokens ?? 0;
-      if (response.usage.inputTokens !== undefined) reported = { estimate: meter.raw, reportedInputTokens: response.usage.inputTokens };
+      if (response.usage.inputTokens !== undefined) {
+        reported = { estimate: meter.raw, reportedInputTokens: response.usage.inputTokens };
+        meterState.last = { ...meterState.last!, inputTokens: response.usage.inputTokens };
+      }
       record({ type: 'llm/response', step, text: response.text, toolCalls: response.toolCalls, usage: response.usage, finishReason: response.finishReason });
       if (response.toolCalls.length === 0) return await finish('completed');
 
@@ -415,6 +437,21 @@ function openSpill(options: AgentRunOptions): { store: SpillStore; remove?: () =
   return createTempSpillStore();
 }
 
+interface MeterState {
+  last?: { tokens: number; window?: number; inputTokens?: number };
+  compactions: { pruned: number; summarised: number; failed: number };
+}
+
+function contextOf(state: MeterState): TurnContext {
+  const last = state.last!;
+  return {
+    lastRequestTokens: last.tokens,
+    ...(last.inputTokens !== undefined ? { lastInputTokens: last.inputTokens } : {}),
+    ...(last.window !== undefined ? { window: last.window } : {}),
+    compactions: { ...state.compactions },
+  };
+}
+
 /** The model id of a `provider:id` label (the catalog's key). */
 function modelIdOf(label: string): string {
   return label.slice(label.indexOf(':') + 1);
@@ -424,6 +461,8 @@ function modelIdOf(label: string): string {
 function lastStepOf(events: readonly SessionEvent[]): number {
   let last = 0;
   for (const event of events) {
+    // A compaction names the step that comes next, not one that ran.
+    if (event.type === 'context/compaction' || event.type === 'context/compaction-failed') continue;
     if ('step' in event) last = Math.max(last, event.step);
     else if (event.type === 'session/end') last = Math.max(last, event.steps);
   }

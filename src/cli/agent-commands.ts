@@ -34,6 +34,9 @@ export interface RunOptions extends PolicyOptions {
   /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`). */
   readonly apiKeyEnv?: string;
   readonly maxSteps?: number;
+  /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
+  readonly contextWindow?: number;
+  readonly compactThreshold?: number;
   readonly sessionDir?: string;
   readonly json?: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -101,6 +104,8 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       sessionDir: dir,
       ...(continued !== undefined ? { history: continued.events } : {}),
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+      ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onText: options.json ? undefined : options.writeText,
       ...(progress
@@ -123,7 +128,15 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       return goalOutput(outcome, writer, options.json === true);
     }
     const result = await runAgent(agentOptions);
-    const summary = { sessionId: writer.sessionId, sessionFile: writer.file, text: result.text, steps: result.steps, usage: result.usage, reason: result.reason };
+    const summary = {
+      sessionId: writer.sessionId,
+      sessionFile: writer.file,
+      text: result.text,
+      steps: result.steps,
+      usage: result.usage,
+      reason: result.reason,
+      ...(result.context !== undefined ? { context: result.context } : {}),
+    };
     const exitCode = result.reason === 'completed' ? 0 : 1;
     const why =
       result.reason === 'max-steps'

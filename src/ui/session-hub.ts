@@ -45,6 +45,9 @@ export interface UiRunSettings {
   /** `--approve`; `ptc ui`'s default is `writes`. */
   readonly approve: ApprovalPolicy;
   readonly maxSteps?: number;
+  /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
+  readonly contextWindow?: number;
+  readonly compactThreshold?: number;
 }
 
 /** What a watching browser receives: session events with their index in the log, and the rest. */
@@ -315,6 +318,8 @@ export class SessionHub {
           sessionDir: this.settings.sessionDir,
           signal: controller.signal,
           ...(this.settings.maxSteps !== undefined ? { maxSteps: this.settings.maxSteps } : {}),
+          ...(this.settings.contextWindow !== undefined ? { contextWindow: this.settings.contextWindow } : {}),
+          ...(this.settings.compactThreshold !== undefined ? { compactThreshold: this.settings.compactThreshold } : {}),
           ...(history !== undefined ? { history } : {}),
           onText: (delta) => {
             turn.draft += delta;
