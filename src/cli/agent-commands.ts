@@ -1,6 +1,6 @@
 // `ptc run` and `ptc sessions`: the agent against a real model provider, and reading its logs.
 
-import { ConfigError } from '../errors.js';
+import { ConfigError, HarnessError } from '../errors.js';
 import { runAgent, type AgentProgress } from '../agent/loop.js';
 import { buildRequest } from '../agent/request.js';
 import { progressLine } from '../agent/progress-text.js';
@@ -127,7 +127,16 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       });
       return goalOutput(outcome, writer, options.json === true);
     }
-    const result = await runAgent(agentOptions);
+    let result: Awaited<ReturnType<typeof runAgent>>;
+    try {
+      result = await runAgent(agentOptions);
+    } catch (error) {
+      // The request would not fit the window (docs/compaction.md, "When it fails"): the log is closed;
+      // --json still gets its summary, with the code.
+      if (!(error instanceof HarnessError) || error.code !== 'CONTEXT' || options.json !== true) throw error;
+      const summary = { sessionId: writer.sessionId, sessionFile: writer.file, reason: 'error', error: error.message, code: error.code };
+      return { stdout: `${JSON.stringify(summary, null, 2)}\n`, stderr: `ptc: ${error.message}\n`, exitCode: 1 };
+    }
     const summary = {
       sessionId: writer.sessionId,
       sessionFile: writer.file,
