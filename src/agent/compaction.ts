@@ -5,7 +5,7 @@
 // rebuilds exactly the request that was sent after it.
 
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
-import { renderTodos, todosFromSession } from '../builtin-tools/todo.js';
+import { todosFromSession } from '../builtin-tools/todo.js';
 import type { JsonValue } from '../json.js';
 import {
   MAX_SUMMARY_WINDOW_FRACTION,
@@ -188,7 +188,8 @@ async function summaryStage(input: CompactInput, pruneEvent: CompactionEvent): P
   const text = summaryMessageText({
     summary: answer.text,
     ...(goal?.open === true ? { goal: goal.spec.check !== undefined ? `${goal.spec.objective}\n(check: ${goal.spec.check})` : goal.spec.objective } : {}),
-    ...(todos !== undefined && todos.length > 0 ? { todos: renderTodos(todos) } : {}),
+    // The list exactly as the model last sent it (the todo call's `todos`).
+    ...(todos !== undefined && todos.length > 0 ? { todos: JSON.stringify({ todos }) } : {}),
     ...(lastUser !== undefined ? { lastUserMessage: lastUser } : {}),
   });
   return { ok: true, text, keepFromStep, usage: answer.usage };
