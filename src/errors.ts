@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'RUNTIME_UNAVAILABLE',
   'PERMISSION_DENIED',
   'CONFIG',
+  'CONTEXT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -99,6 +100,14 @@ export class RuntimeUnavailableError extends HarnessError {
   constructor(message: string) {
     super('RUNTIME_UNAVAILABLE', message);
     this.name = 'RuntimeUnavailableError';
+  }
+}
+
+/** The next request would not fit the model's context window and compaction could not make it fit (docs/compaction.md). */
+export class ContextError extends HarnessError {
+  constructor(message: string) {
+    super('CONTEXT', message);
+    this.name = 'ContextError';
   }
 }
 

@@ -49,11 +49,14 @@ export { loadConfigFiles, ruleSetOf, type ConfigFiles } from './config/load-conf
 export { effectiveConfig, type EffectiveConfig } from './config/effective-config.js';
 export { saveAllowRule } from './config/save-rule.js';
 export { createAcpAgent, type AcpAgentOptions } from './acp/acp-agent.js';
-export { runAgent, DEFAULT_MAX_STEPS, type AgentRunOptions, type AgentRunResult, type AgentProgress, type EventSink } from './agent/loop.js';
+export { runAgent, DEFAULT_MAX_STEPS, type AgentRunOptions, type AgentRunResult, type AgentProgress, type EventSink, type TurnContext } from './agent/loop.js';
 export { createTaskTool, TASK_DESCRIPTION, type AgentService, type SubagentOutcome, type SubagentRequest, type TaskArgs } from './builtin-tools/task.js';
 export type { SubagentParent } from './agent/subagent.js';
 export { assemblePrompt, renderSystemPrompt, type PromptAssembly, type PromptSection } from './agent/prompt.js';
 export { buildRequest, buildMessages, type ModelRequest } from './agent/request.js';
+export { compactSession, type CompactSessionOptions, type CompactSessionResult } from './agent/compact-session.js';
+export { estimateRequestTokens, estimateTextTokens, contextWindowOf } from './agent/context-meter.js';
+export { SUMMARY_SYSTEM_PROMPT } from './agent/compaction-prompt.js';
 export { resolveModel, describeModelError, type ResolvedModel } from './llm/index.js';
 export * from './session/index.js';
 export { runGoal, type GoalOptions, type GoalOutcome, type GoalRunOptions, type GoalRunResult } from './agent/goal.js';

@@ -15,6 +15,20 @@ export const SPILL_PREVIEW_TAIL_CHARS = 4_000;
 export const MAX_SPILL_FILE_BYTES = 32 * 1024 * 1024;
 /** All spill files of one session together, in bytes; past it results are cut as before spilling existed. */
 export const MAX_SPILL_SESSION_BYTES = 256 * 1024 * 1024;
+/** Characters per token of the context meter's estimate (docs/compaction.md): a cheap, deliberately high count. */
+export const ESTIMATE_CHARS_PER_TOKEN = 4;
+/** Compaction starts when the next request's estimate passes this fraction of the context window (`compactThreshold`, `--compact-threshold`). */
+export const DEFAULT_COMPACT_THRESHOLD = 0.8;
+/** Pruning keeps the tool results of this many latest steps whole (fewer only when that is not enough). */
+export const PRUNE_KEEP_STEPS = 3;
+/** Tool results shorter than this many characters are never pruned (a stub would save nothing). */
+export const PRUNE_MIN_RESULT_CHARS = 600;
+/** A summary keeps the responses of this many latest steps as they are. */
+export const SUMMARY_KEEP_STEPS = 2;
+/** The transcript sent to be summarised is cut (head and tail kept) to this fraction of the window. */
+export const SUMMARY_INPUT_WINDOW_FRACTION = 0.6;
+/** A summary longer than this fraction of the window fails the compaction (too long to help). */
+export const MAX_SUMMARY_WINDOW_FRACTION = 0.2;
 /** `read` returns at most this many lines when no limit is given. */
 export const DEFAULT_READ_LIMIT_LINES = 2_000;
 /** Lines longer than this are shortened in `read` and `grep` output. */

@@ -45,6 +45,9 @@ export interface AcpAgentOptions {
   readonly approve: ApprovalPolicy;
   readonly sessionDir: string;
   readonly maxSteps?: number;
+  /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
+  readonly contextWindow?: number;
+  readonly compactThreshold?: number;
   readonly version: string;
   /**
    * Read each session's `<cwd>/.ptc/config.yaml` when that workspace is trusted (docs/config.md):
@@ -212,6 +215,8 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
           signal: turn.signal,
           ...(session.history !== undefined ? { history: session.history } : {}),
           ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+          ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+          ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}),
           onText: (delta) => void update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: delta } }),
           onProgress: (event) => calls.report(event),
         });

@@ -73,6 +73,16 @@ export class ToolCallReporter {
     switch (event.kind) {
       case 'step':
         return undefined;
+      // The meter and compactions have updates of their own in ACP v1 (docs/compaction.md, "ACP").
+      case 'context':
+        return event.window === undefined ? undefined : { sessionUpdate: 'usage_update', used: event.estimatedTokens, size: event.window };
+      case 'compaction':
+        return {
+          sessionUpdate: 'compaction_update',
+          compactionId: `step-${event.step}`,
+          status: event.failed !== undefined ? 'failed' : 'completed',
+          ...(event.failed !== undefined ? { error: event.failed } : {}),
+        };
       case 'tool-start': {
         if (event.name === RUN_CODE_TOOL_NAME) {
           const program = stringField(event.args, 'code') ?? '';

@@ -9,7 +9,7 @@ import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, ty
 import type { ApprovalEvent } from '../approvals/approvals.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
-import { HarnessError, toErrorInfo } from '../errors.js';
+import { ContextError, HarnessError, toErrorInfo } from '../errors.js';
 import { checkJson, type JsonValue } from '../json.js';
 import { describeModelError, SDK_CALL_SETTINGS, withModelRetry, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
 import { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-pool.js';
@@ -19,7 +19,10 @@ import { createSpillStore, createTempSpillStore, type SpillStore } from '../tool
 import { spillToolResult } from '../tools/spill-preview.js';
 import type { ToolCallResult, ToolSchema } from '../tools/types.js';
 import { assemblePrompt, renderSystemPrompt } from './prompt.js';
-import { buildRequest } from './request.js';
+import { buildMessages, buildRequest } from './request.js';
+import { compactContext, modelSummariser } from './compaction.js';
+import { calibratedEstimate, contextWindowOf, estimateRequestTokens } from './context-meter.js';
+import { DEFAULT_COMPACT_THRESHOLD } from '../limits.js';
 import { provideAgentService, type SubagentParent } from './subagent.js';
 import { loadWorkspaceInstructions } from './workspace-instructions.js';
 
@@ -37,7 +40,11 @@ export type AgentProgress =
   | { kind: 'tool-end'; id: string; name: string; ms: number; isError: boolean; subCalls: number; content: string }
   /** A program's sub-call (run_code), as it starts and as it settles. */
   | { kind: 'sub-call-start'; parentId: string; id: string; tool: string; args: JsonValue }
-  | { kind: 'sub-call-end'; parentId: string; id: string; tool: string; args?: JsonValue; isError: boolean; content: string };
+  | { kind: 'sub-call-end'; parentId: string; id: string; tool: string; args?: JsonValue; isError: boolean; content: string }
+  /** The meter of a request about to be sent (docs/compaction.md). */
+  | { kind: 'context'; step: number; estimatedTokens: number; window?: number }
+  /** A compaction was logged (or failed: `failed` says why and nothing of the summary applied). */
+  | { kind: 'compaction'; step: number; pruned: number; summarised: boolean; tokensBefore: number; tokensAfter: number; failed?: string };
 
 export interface AgentRunOptions {
   /** The scope whose tools, presentation and hooks apply (a harness's root context). */
@@ -82,6 +89,13 @@ export interface AgentRunOptions {
    * had never stopped, and step numbers continue; `maxSteps` bounds this turn (docs/sessions.md).
    */
   readonly history?: readonly SessionEvent[];
+  /**
+   * The model's context window in tokens (`--context-window`, `contextWindow`); default the model
+   * catalog's. Without one nothing is compacted automatically (docs/compaction.md).
+   */
+  readonly contextWindow?: number;
+  /** Compact when the next request's estimate passes this fraction of the window (default DEFAULT_COMPACT_THRESHOLD). */
+  readonly compactThreshold?: number;
   /** Lines to log after `session/start` or `session/resume` and before the task's `user/message` (a goal's round: docs/goals.md). */
   readonly beforeMessage?: readonly SessionEventInput[];
 }
@@ -93,6 +107,18 @@ export interface AgentRunResult {
   readonly steps: number;
   readonly usage: Required<Usage>;
   readonly error?: string;
+  /** The meter of the last request sent and the compactions of this turn (docs/compaction.md). */
+  readonly context?: TurnContext;
+}
+
+export interface TurnContext {
+  /** Estimated tokens of the last request sent this turn. */
+  readonly lastRequestTokens: number;
+  /** The provider's count of that request's prompt, when it reported one. */
+  readonly lastInputTokens?: number;
+  readonly window?: number;
+  /** Compactions logged this turn: prune-only, with a summary, and failed ones. */
+  readonly compactions: { readonly pruned: number; readonly summarised: number; readonly failed: number };
 }
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -154,6 +180,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     options.onApproval?.(e);
   });
 
+  const meterState: MeterState = { compactions: { pruned: 0, summarised: 0, failed: 0 } };
   const finish = async (reason: SessionEndReason, error?: string): Promise<AgentRunResult> => {
     record({ type: 'session/end', reason, steps, ...(error !== undefined ? { error } : {}) });
     await sink.flush();
@@ -162,7 +189,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     await offSettle();
     await offApproval();
     spill.remove?.();
-    return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}) };
+    return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}), ...(meterState.last !== undefined ? { context: contextOf(meterState) } : {}) };
   };
 
   const turn = { preset: options.preset, model: options.model.label, mode: tools.modeFor(scope), pid: process.pid, host: os.hostname() };
@@ -185,18 +212,70 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   try {
     // Read once, so the system prompt stays the same for the whole session even if the agent edits the file.
     const instructions = loadWorkspaceInstructions(options.cwd) ?? false;
+    const window = contextWindowOf(modelIdOf(options.model.label), options.contextWindow);
+    const threshold = options.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
+    // The provider's count of the previous request, to raise the next estimate to (context-meter.ts).
+    let reported: { estimate: number; reportedInputTokens: number } | undefined;
     while (steps < lastStep) {
       if (options.signal?.aborted) return await finish('aborted');
       const step = ++steps;
       options.onProgress?.({ kind: 'step', step });
       const assembly = await assemblePrompt({ scope, step, cwd: options.cwd, instructions, ...(options.toolOrder ? { toolOrder: options.toolOrder } : {}) });
+      const system = renderSystemPrompt(assembly);
+      const toolSchemas = assembly.tools.map(wireSchema);
+      const measure = (): { raw: number; tokens: number } => {
+        const raw = estimateRequestTokens({ system, toolSchemas, messages: buildMessages(events) });
+        return { raw, tokens: calibratedEstimate(raw, reported) };
+      };
+      let meter = measure();
+      if (window !== undefined && meter.tokens > threshold * window) {
+        const outcome = await compactContext({
+          events,
+          step,
+          system,
+          toolSchemas,
+          window,
+          threshold,
+          trigger: 'auto',
+          spill: spill.store,
+          summarise: modelSummariser(options.model.model, options.signal),
+        });
+        for (const event of outcome.events) {
+          record(event);
+          if (event.type === 'context/compaction-failed') meterState.compactions.failed++;
+          else if (event.summary !== undefined) meterState.compactions.summarised++;
+          else meterState.compactions.pruned++;
+        }
+        const applied = outcome.events.find((e) => e.type === 'context/compaction');
+        meter = measure();
+        options.onProgress?.({
+          kind: 'compaction',
+          step,
+          pruned: applied?.type === 'context/compaction' ? applied.pruned.length : 0,
+          summarised: applied?.type === 'context/compaction' && applied.summary !== undefined,
+          tokensBefore: applied?.type === 'context/compaction' ? applied.tokensBefore : meter.tokens,
+          tokensAfter: meter.tokens,
+          ...(outcome.failure !== undefined ? { failed: outcome.failure } : {}),
+        });
+        if (meter.tokens > window) {
+          await sink.flush();
+          throw new ContextError(
+            `The next request (about ${meter.tokens} tokens) does not fit the model's context window of ${window} tokens, and compaction could not make it fit` +
+              `${outcome.failure !== undefined ? ` (${outcome.failure})` : ''}. Continue the session with a model of a larger window (--model, --context-window if the window is really larger), ` +
+              `or start a new session (the log keeps everything: ptc sessions show ${options.sessionId}).`,
+          );
+        }
+      }
       record({
         type: 'llm/request',
         step,
         tools: assembly.tools.map((t) => t.name),
-        system: renderSystemPrompt(assembly),
-        toolSchemas: assembly.tools.map(wireSchema),
+        system,
+        toolSchemas,
+        context: { estimatedTokens: meter.tokens, ...(window !== undefined ? { window } : {}) },
       });
+      meterState.last = { tokens: meter.tokens, ...(window !== undefined ? { window } : {}) };
+      options.onProgress?.({ kind: 'context', step, estimatedTokens: meter.tokens, ...(window !== undefined ? { window } : {}) });
       const request = buildRequest(events, step);
 
       const response = await callModel(options, request.system, request.messages, assembly.tools);
@@ -205,6 +284,10 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       usage.inputTokens += response.usage.inputTokens ?? 0;
       usage.outputTokens += response.usage.outputTokens ?? 0;
       usage.totalTokens += response.usage.totalTokens ?? 0;
+      if (response.usage.inputTokens !== undefined) {
+        reported = { estimate: meter.raw, reportedInputTokens: response.usage.inputTokens };
+        meterState.last = { ...meterState.last!, inputTokens: response.usage.inputTokens };
+      }
       record({ type: 'llm/response', step, text: response.text, toolCalls: response.toolCalls, usage: response.usage, finishReason: response.finishReason });
       if (response.toolCalls.length === 0) return await finish('completed');
 
@@ -219,7 +302,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     return await finish('max-steps');
   } catch (error) {
     if (options.signal?.aborted) return await finish('aborted');
-    if (error instanceof HarnessError && (error.code === 'CONFIG' || error.code === 'RUNTIME_UNAVAILABLE')) {
+    if (error instanceof HarnessError && (error.code === 'CONFIG' || error.code === 'RUNTIME_UNAVAILABLE' || error.code === 'CONTEXT')) {
       // A deployment problem, not a model failure: close the log, then let the caller report it.
       await finish('error', error.message);
       throw error;
@@ -354,10 +437,32 @@ function openSpill(options: AgentRunOptions): { store: SpillStore; remove?: () =
   return createTempSpillStore();
 }
 
+interface MeterState {
+  last?: { tokens: number; window?: number; inputTokens?: number };
+  compactions: { pruned: number; summarised: number; failed: number };
+}
+
+function contextOf(state: MeterState): TurnContext {
+  const last = state.last!;
+  return {
+    lastRequestTokens: last.tokens,
+    ...(last.inputTokens !== undefined ? { lastInputTokens: last.inputTokens } : {}),
+    ...(last.window !== undefined ? { window: last.window } : {}),
+    compactions: { ...state.compactions },
+  };
+}
+
+/** The model id of a `provider:id` label (the catalog's key). */
+function modelIdOf(label: string): string {
+  return label.slice(label.indexOf(':') + 1);
+}
+
 /** The highest step number a log names (0 for none): a resumed turn's steps continue after it. */
 function lastStepOf(events: readonly SessionEvent[]): number {
   let last = 0;
   for (const event of events) {
+    // A compaction names the step that comes next, not one that ran.
+    if (event.type === 'context/compaction' || event.type === 'context/compaction-failed') continue;
     if ('step' in event) last = Math.max(last, event.step);
     else if (event.type === 'session/end') last = Math.max(last, event.steps);
   }

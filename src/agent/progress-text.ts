@@ -20,7 +20,12 @@ export function progressLine(event: AgentProgress): string | undefined {
     case 'tool-start':
       return `  → ${withArgs(event.name, event.args)} (${event.id})`;
     case 'sub-call-start':
+    case 'context':
       return undefined;
+    case 'compaction':
+      return event.failed !== undefined
+        ? `  context: compaction failed (${event.failed}); about ${event.tokensAfter} tokens`
+        : `  context: ${event.summarised ? 'summarised' : 'pruned'}${event.pruned > 0 ? ` ${event.pruned} old result${event.pruned === 1 ? '' : 's'}` : ''}, about ${event.tokensBefore} → ${event.tokensAfter} tokens`;
     case 'sub-call-end': {
       const error = event.isError ? firstLine(event.content) : '';
       return `      ${event.isError ? '✗' : '·'} ${withArgs(event.tool, event.args ?? {})}${error !== '' ? `: ${shown(error, RESULT_PREVIEW_CHARS)}` : ''}`;

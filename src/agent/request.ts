@@ -36,9 +36,28 @@ export function buildRequest(events: readonly SessionEvent[], step: number): Mod
   };
 }
 
-/** The conversation history encoded by a prefix of the log. */
+/**
+ * The conversation history encoded by a prefix of the log. Compactions in it apply (docs/compaction.md):
+ * every pruned result enters as its stub, and the latest summary stands for all messages before the
+ * response of its `keepFromStep`, so a rebuilt request is the one sent after the compaction.
+ */
 export function buildMessages(events: readonly SessionEvent[]): ModelMessage[] {
+  const stubs = new Map<string, string>();
+  let summary: Extract<SessionEvent, { type: 'context/compaction' }> | undefined;
+  events.forEach((event) => {
+    if (event.type !== 'context/compaction') return;
+    for (const p of event.pruned) stubs.set(p.id, p.stub);
+    if (event.summary !== undefined) summary = event;
+  });
+  let from = 0;
   const messages: ModelMessage[] = [];
+  if (summary !== undefined) {
+    const cut = summary.keepFromStep;
+    const at = events.findIndex((e) => e.type === 'llm/response' && e.step === cut);
+    // No kept response (everything was summarised): the history starts after the compaction line.
+    from = at >= 0 ? at : events.indexOf(summary) + 1;
+    messages.push({ role: 'user', content: summary.summary ?? '' });
+  }
   let pendingCalls: Extract<SessionEvent, { type: 'llm/response' }>['toolCalls'] = [];
   let results = new Map<string, Extract<SessionEvent, { type: 'tool/result' }>>();
   let deferred: string[] = [];
@@ -53,7 +72,7 @@ export function buildMessages(events: readonly SessionEvent[]): ModelMessage[] {
           toolCallId: call.id,
           toolName: call.name,
           output: result
-            ? { type: result.isError ? 'error-text' : 'text', value: result.content }
+            ? { type: result.isError ? 'error-text' : 'text', value: stubs.get(call.id) ?? result.content }
             : { type: 'error-text', value: 'The call did not finish (the session was interrupted).' },
         });
       }
@@ -65,7 +84,7 @@ export function buildMessages(events: readonly SessionEvent[]): ModelMessage[] {
     deferred = [];
   };
 
-  for (const event of events) {
+  for (const event of events.slice(from)) {
     switch (event.type) {
       case 'user/message':
         closeStep();

@@ -5,6 +5,7 @@
 // Ctrl-C (or one at the prompt) exits with 130. Later turns continue the same log
 // (docs/sessions.md); approvals default to `writes` (docs/approvals.md).
 
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
@@ -28,6 +29,7 @@ import {
   listSessions,
   readSession,
   resolveSessionDir,
+  spillDirPath,
   type SessionEvent,
   type SessionWriter,
 } from '../session/index.js';
@@ -43,6 +45,7 @@ import { SessionChanges } from './session-changes.js';
 import { parseLine, type ChatControl } from './slash-commands.js';
 import { statusLineText } from './status-line.js';
 import { UsageTally } from './usage-tally.js';
+import { createSpillStore } from '../tools/spill.js';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -52,6 +55,9 @@ export interface ChatOptions extends PolicyOptions {
   /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`). */
   readonly apiKeyEnv?: string;
   readonly maxSteps?: number;
+  /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
+  readonly contextWindow?: number;
+  readonly compactThreshold?: number;
   readonly sessionDir?: string;
   readonly approve: ApprovalPolicy;
   /** Continue this session (id, prefix or path) instead of starting one. */
@@ -109,7 +115,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const tally = new UsageTally();
   const changes = new SessionChanges();
   let policy = options.approve;
-  let lastRequestTokens: number | undefined;
+  let meter: { tokens: number; window?: number } | undefined;
   const pendingDiffs = new Map<string, string[]>();
   /** Prints the diffs of call `id` (every pending one without an id: the end of a turn). */
   const printDiffs = (id?: string) => {
@@ -224,9 +230,30 @@ export async function runChat(options: ChatOptions): Promise<number> {
     clearSession: async () => {
       closeSession();
       changes.clear();
-      lastRequestTokens = undefined;
+      meter = undefined;
       await detach();
       detach = attach(harness);
+    },
+    compact: async (focus) => {
+      const open = session;
+      if (open?.history === undefined) return ['Nothing to compact yet: send a message first.'];
+      const { compactSession } = await import('../agent/compact-session.js');
+      const result = await compactSession({
+        events: open.history,
+        sink: open.writer,
+        model,
+        ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+        ...(focus !== '' ? { focus } : {}),
+        spill: createSpillStore({ dir: spillDirPath(path.resolve(dir), open.writer.sessionId) }),
+      });
+      open.history = readSession(open.writer.file).events;
+      const applied = result.events.find((e) => e.type === 'context/compaction');
+      const lines: string[] = [];
+      if (applied?.type === 'context/compaction') {
+        lines.push(`compacted: ${applied.pruned.length} old result${applied.pruned.length === 1 ? '' : 's'} pruned${applied.summary !== undefined ? `, steps before ${applied.keepFromStep} summarised` : ''}; about ${result.tokensBefore} → ${result.tokensAfter} tokens of ${result.window}`);
+      }
+      if (result.failure !== undefined) lines.push(`the summary failed, nothing of it applied: ${result.failure}`);
+      return lines.length > 0 ? lines : ['Nothing to compact: no old results to prune.'];
     },
     resumeSession: async (idOrPrefix) => {
       const open = session;
@@ -238,7 +265,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       closeSession();
       session = { writer: continued.writer, history: continued.events };
       changes.clear();
-      lastRequestTokens = lastRequestTokensOf(continued.events);
+      meter = lastRequestMeterOf(continued.events);
       await detach();
       detach = attach(harness);
       return continued.sessionId;
@@ -287,6 +314,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
           signal: turn.signal,
           ...(open.history !== undefined ? { history: open.history } : {}),
           ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+          ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+          ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}),
           onText: (delta) => printer.text(delta),
           onProgress: (event) => {
             const text = progressLine(event);
@@ -308,7 +337,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       // The next turn's history is the log as written: what `sessions show --request` would rebuild.
       open.history = readSession(open.writer.file).events;
       tally.add(turnModel.label, turnModel.modelId, result.usage);
-      lastRequestTokens = lastRequestTokensOf(open.history) ?? lastRequestTokens;
+      meter = lastRequestMeterOf(open.history) ?? meter;
       const total = tally.total();
       const status = statusLineText({
         preset: harness.preset.name,
@@ -317,7 +346,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
         inputTokens: total.inputTokens,
         outputTokens: total.outputTokens,
         cost: total.cost,
-        lastRequestTokens,
+        lastRequestTokens: meter?.tokens,
+        ...(meter?.window !== undefined ? { contextWindow: meter.window } : {}),
         approve: policy,
       });
       err(`${color ? sgr.dim(status) : status}\n`);
@@ -333,12 +363,19 @@ export async function runChat(options: ChatOptions): Promise<number> {
 }
 
 /** Prompt plus answer tokens of the last model response in `events`, when its usage was reported. */
-function lastRequestTokensOf(events: readonly SessionEvent[]): number | undefined {
+/**
+ * The meter of the latest request (docs/compaction.md): the provider's prompt-plus-answer count when
+ * it reported one, else the estimate logged with the request; with the window it was measured against.
+ */
+function lastRequestMeterOf(events: readonly SessionEvent[]): { tokens: number; window?: number } | undefined {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
-    if (event.type !== 'llm/response') continue;
-    if (event.usage.inputTokens === undefined) return undefined;
-    return event.usage.inputTokens + (event.usage.outputTokens ?? 0);
+    if (event.type !== 'llm/request') continue;
+    const response = events.slice(i + 1).find((e) => e.type === 'llm/response' && e.step === event.step);
+    const usage = response?.type === 'llm/response' ? response.usage : undefined;
+    const tokens = usage?.inputTokens !== undefined ? usage.inputTokens + (usage.outputTokens ?? 0) : event.context?.estimatedTokens;
+    if (tokens === undefined) return undefined;
+    return { tokens, ...(event.context?.window !== undefined ? { window: event.context.window } : {}) };
   }
   return undefined;
 }

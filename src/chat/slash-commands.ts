@@ -41,6 +41,8 @@ export interface ChatControl {
   sessionList(): string[];
   /** Closes the open session; the next message starts a new one. */
   clearSession(): Promise<void>;
+  /** Compacts the open session now (docs/compaction.md), giving `focus` most room in the summary; lines to print. */
+  compact(focus: string): Promise<string[]>;
   /** Continues session `idOrPrefix` (default: the latest of this workspace other than the open one); throws when it cannot. */
   resumeSession(idOrPrefix: string | undefined): Promise<string>;
 }
@@ -103,6 +105,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         ...(rules.length === 0 ? ['rules: none saved (tools allowed with [a] hold for this session; [s] saves a rule)'] : ['rules (deny wins):', ...rules.map((r) => `  ${visible(r)}`)]),
       ]);
     },
+  },
+  {
+    name: 'compact',
+    usage: '[FOCUS]',
+    summary: 'shrink the context now: prune old tool results, summarise the oldest part (FOCUS: what to keep most of)',
+    run: async (args, control) => control.print(await control.compact(args)),
   },
   {
     name: 'cost',

@@ -17,6 +17,8 @@ export interface StatusLineInput {
   readonly cost: number | undefined;
   /** Prompt plus answer tokens of the latest model request; undefined before the first. */
   readonly lastRequestTokens: number | undefined;
+  /** The window the meter used (docs/compaction.md); default the catalog's for `modelId`. */
+  readonly contextWindow?: number;
   /** The approval mode. */
   readonly approve: string;
 }
@@ -25,7 +27,7 @@ export interface StatusLineInput {
 export function statusLineText(input: StatusLineInput): string {
   const parts = [`preset ${input.preset}`, input.modelLabel, `${formatTokens(input.inputTokens)} in / ${formatTokens(input.outputTokens)} out`];
   if (input.cost !== undefined) parts.push(formatCost(input.cost));
-  const window = modelInfo(input.modelId)?.contextWindow;
+  const window = input.contextWindow ?? modelInfo(input.modelId)?.contextWindow;
   if (window !== undefined && input.lastRequestTokens !== undefined) {
     parts.push(`context ${contextPercent(input.lastRequestTokens, window)}% of ${formatTokens(window)}`);
   }

@@ -1,6 +1,6 @@
 // `ptc run` and `ptc sessions`: the agent against a real model provider, and reading its logs.
 
-import { ConfigError } from '../errors.js';
+import { ConfigError, HarnessError } from '../errors.js';
 import { runAgent, type AgentProgress } from '../agent/loop.js';
 import { buildRequest } from '../agent/request.js';
 import { progressLine } from '../agent/progress-text.js';
@@ -34,6 +34,9 @@ export interface RunOptions extends PolicyOptions {
   /** The variable holding the key instead of the provider's (a config file's `apiKeyEnv`). */
   readonly apiKeyEnv?: string;
   readonly maxSteps?: number;
+  /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
+  readonly contextWindow?: number;
+  readonly compactThreshold?: number;
   readonly sessionDir?: string;
   readonly json?: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -101,6 +104,8 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       sessionDir: dir,
       ...(continued !== undefined ? { history: continued.events } : {}),
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+      ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onText: options.json ? undefined : options.writeText,
       ...(progress
@@ -122,8 +127,25 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       });
       return goalOutput(outcome, writer, options.json === true);
     }
-    const result = await runAgent(agentOptions);
-    const summary = { sessionId: writer.sessionId, sessionFile: writer.file, text: result.text, steps: result.steps, usage: result.usage, reason: result.reason };
+    let result: Awaited<ReturnType<typeof runAgent>>;
+    try {
+      result = await runAgent(agentOptions);
+    } catch (error) {
+      // The request would not fit the window (docs/compaction.md, "When it fails"): the log is closed;
+      // --json still gets its summary, with the code.
+      if (!(error instanceof HarnessError) || error.code !== 'CONTEXT' || options.json !== true) throw error;
+      const summary = { sessionId: writer.sessionId, sessionFile: writer.file, reason: 'error', error: error.message, code: error.code };
+      return { stdout: `${JSON.stringify(summary, null, 2)}\n`, stderr: `ptc: ${error.message}\n`, exitCode: 1 };
+    }
+    const summary = {
+      sessionId: writer.sessionId,
+      sessionFile: writer.file,
+      text: result.text,
+      steps: result.steps,
+      usage: result.usage,
+      reason: result.reason,
+      ...(result.context !== undefined ? { context: result.context } : {}),
+    };
     const exitCode = result.reason === 'completed' ? 0 : 1;
     const why =
       result.reason === 'max-steps'

@@ -14,7 +14,7 @@ import type { ConfigSources, SettingKey } from '../config/effective-config.js';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** What a command takes from the config: its model, its workspace lists, approvals. */
-type Use = 'preset' | 'model' | 'maxSteps' | 'approve' | 'workspace' | 'mcp';
+type Use = 'preset' | 'model' | 'maxSteps' | 'context' | 'approve' | 'workspace' | 'mcp';
 
 /** By command path. ptc run and exec keep `--approve never` unless the flag says otherwise: no one is there to ask. */
 const USES: Readonly<Record<string, readonly Use[]>> = {
@@ -22,10 +22,10 @@ const USES: Readonly<Record<string, readonly Use[]>> = {
   'mcp serve': ['preset', 'workspace'],
   tools: ['preset', 'mcp'],
   sdk: ['preset', 'mcp'],
-  run: ['preset', 'model', 'maxSteps', 'workspace'],
-  chat: ['preset', 'model', 'maxSteps', 'approve', 'workspace'],
-  acp: ['preset', 'model', 'maxSteps', 'approve', 'workspace'],
-  ui: ['preset', 'model', 'maxSteps', 'approve', 'workspace'],
+  run: ['preset', 'model', 'maxSteps', 'context', 'workspace'],
+  chat: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace'],
+  acp: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace'],
+  ui: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace'],
   eval: ['model'],
 };
 
@@ -36,6 +36,8 @@ const OPTION_OF: Readonly<Partial<Record<SettingKey, { attr: string; flag: strin
   preset: { attr: 'preset', flag: '--preset' },
   approve: { attr: 'approve', flag: '--approve' },
   maxSteps: { attr: 'maxSteps', flag: '--max-steps' },
+  contextWindow: { attr: 'contextWindow', flag: '--context-window' },
+  compactThreshold: { attr: 'compactThreshold', flag: '--compact-threshold' },
 };
 
 /** What the hook adds to a command's options (PolicyFlags, AgentFlags). */
@@ -99,6 +101,8 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
   if (has('preset') && fromConfig('preset') !== undefined) set('preset', fromConfig('preset'));
   if (has('approve') && fromConfig('approve') !== undefined) set('approve', fromConfig('approve'));
   if (has('maxSteps') && fromConfig('maxSteps') !== undefined) set('maxSteps', fromConfig('maxSteps'));
+  if (has('context') && fromConfig('contextWindow') !== undefined) set('contextWindow', fromConfig('contextWindow'));
+  if (has('context') && fromConfig('compactThreshold') !== undefined) set('compactThreshold', fromConfig('compactThreshold'));
   if (has('model')) {
     const choice = modelChoice(settings);
     set('model', choice.model);

@@ -28,6 +28,15 @@ export function integer(flag: string, min: number, max: number, what = `${flag} 
   };
 }
 
+/** A fraction above 0 and at most 1 (`--compact-threshold 0.8`). */
+export function fraction(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError(`${flag} takes a fraction above 0 and at most 1 (e.g. 0.8), got "${value}".`);
+    return n;
+  };
+}
+
 /** The workspace, deadline and sandbox flags of exec, run, chat, acp, mcp serve and ui (and what the config files add, config-options.ts). */
 export interface PolicyFlags extends Pick<ConfigOptionValues, 'approvalRules' | 'configRows'> {
   preset: string;
@@ -50,6 +59,10 @@ export interface AgentFlags {
   apiKeyEnv?: string;
   baseUrl?: string;
   maxSteps?: number;
+  /** The model's context window in tokens (docs/compaction.md). */
+  contextWindow?: number;
+  /** Compact past this fraction of the window. */
+  compactThreshold?: number;
   sessionDir?: string;
   approve: ApprovalPolicy;
   resume?: string;

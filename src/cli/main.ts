@@ -19,7 +19,7 @@ import type { ExtraPluginRow } from '../harness.js';
 import { buildConfigCommand } from './config-command.js';
 import { evalCommand } from './eval-command.js';
 import { workerCommand } from './worker-command.js';
-import { collect, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
+import { collect, fraction, integer, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
 import { addGoalOptions, goalFromFlags, type GoalFlags } from './goal-flags.js';
 import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
 import { buildUiCommand } from './ui-command.js';
@@ -41,6 +41,8 @@ function addAgentOptions(command: Command, approveDefault: 'never' | 'writes', c
     .option('--model <provider:id>', 'e.g. deepseek:deepseek-chat, openai:gpt-4.1, anthropic:claude-sonnet-4-5')
     .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
     .option('--max-steps <n>', 'stop a turn after this many model requests', positiveInteger('--max-steps'))
+    .option('--context-window <tokens>', "the model's context window, when the catalog does not know it (docs/compaction.md)", integer('--context-window', 1024, Number.MAX_SAFE_INTEGER))
+    .option('--compact-threshold <fraction>', 'compact when a request would pass this fraction of the window (default 0.8)', fraction('--compact-threshold'))
     .option('--session-dir <dir>', 'where the JSONL session logs go (default ~/.ptc/sessions, env PTC_HOME)')
     .addOption(approveOption(approveDefault));
   if (continuable) {
@@ -57,6 +59,8 @@ function agentFromFlags(o: AgentFlags) {
     ...(o.apiKeyEnv !== undefined ? { apiKeyEnv: o.apiKeyEnv } : {}),
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+    ...(o.contextWindow !== undefined ? { contextWindow: o.contextWindow } : {}),
+    ...(o.compactThreshold !== undefined ? { compactThreshold: o.compactThreshold } : {}),
     ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
     approve: o.approve,
     ...(o.resume !== undefined ? { resume: o.resume } : {}),
@@ -121,7 +125,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     'never',
     true,
   )
-    .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage}')
+    .option('--json', 'print a final JSON summary {sessionId, sessionFile, text, steps, usage, context}')
     .action(async (task: string | undefined, o: PolicyFlags & AgentFlags & GoalFlags) => {
       // --json is for scripts: no question; an untrusted workspace preset is refused (docs/presets.md, "Trust").
       if (o.json !== true) await askWorkspaceTrust(o.preset, o.cwd, terminalQuestionIo(process.env));
@@ -187,6 +191,8 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
           ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
           ...(o.apiKeyEnv !== undefined ? { apiKeyEnv: o.apiKeyEnv } : {}),
           ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+          ...(o.contextWindow !== undefined ? { contextWindow: o.contextWindow } : {}),
+          ...(o.compactThreshold !== undefined ? { compactThreshold: o.compactThreshold } : {}),
           env: process.env,
           approve: o.approve,
           sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: process.env }),

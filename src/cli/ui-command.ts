@@ -3,7 +3,7 @@
 // registering it costs `ptc --help` nothing, and the server is loaded when the command runs.
 
 import { Command, Option } from 'commander';
-import { collect, integer, policyFromFlags, type AgentFlags, type PolicyFlags } from './flags.js';
+import { collect, fraction, integer, policyFromFlags, type AgentFlags, type PolicyFlags } from './flags.js';
 
 export interface UiCommandIo {
   /** Where the URL is printed (stdout). */
@@ -33,6 +33,8 @@ export function buildUiCommand(io: UiCommandIo = processIo()): Command {
     .option('--model <provider:id>', 'the model the page starts with, e.g. deepseek:deepseek-chat, openai:gpt-4.1')
     .option('--base-url <url>', 'any OpenAI-compatible endpoint (then --model is the model id)')
     .option('--max-steps <n>', 'stop each turn after this many model requests', integer('--max-steps', 1, Number.MAX_SAFE_INTEGER))
+    .option('--context-window <tokens>', "the model's context window, when the catalog does not know it (docs/compaction.md)", integer('--context-window', 1024, Number.MAX_SAFE_INTEGER))
+    .option('--compact-threshold <fraction>', 'compact when a request would pass this fraction of the window (default 0.8)', fraction('--compact-threshold'))
     .option('--session-dir <dir>', 'where the JSONL session logs are (default ~/.ptc/sessions, env PTC_HOME)')
     .addOption(new Option('--approve <policy>', 'which calls ask in the page first: never | writes | all').choices(['never', 'writes', 'all']).default('writes'))
     .addOption(new Option('--port <n>', 'port on 127.0.0.1 (default 0: a free one)').argParser(integer('--port', 0, 65535)).default(0))
@@ -57,6 +59,8 @@ async function runUi(o: UiFlags, io: UiCommandIo): Promise<void> {
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
     ...(o.apiKeyEnv !== undefined ? { apiKeyEnv: o.apiKeyEnv } : {}),
     ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+    ...(o.contextWindow !== undefined ? { contextWindow: o.contextWindow } : {}),
+    ...(o.compactThreshold !== undefined ? { compactThreshold: o.compactThreshold } : {}),
     env: io.env,
     sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: io.env }),
     approve: o.approve,

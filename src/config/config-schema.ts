@@ -29,6 +29,16 @@ export const configSchema = z.strictObject({
   preset: z.string({ error: 'set it to a preset name (ptc presets list) or a path' }).trim().min(1).optional(),
   approve: z.enum(APPROVE_VALUES, { error: `set it to one of ${APPROVE_VALUES.join(', ')}` }).optional(),
   maxSteps: z.number({ error: 'set it to a positive integer' }).int('set it to a positive integer').positive('set it to a positive integer').optional(),
+  contextWindow: z
+    .number({ error: 'set it to the model\'s context window in tokens, e.g. 32768' })
+    .int('set it to a whole number of tokens, e.g. 32768')
+    .min(1024, 'set it to at least 1024 tokens')
+    .optional(),
+  compactThreshold: z
+    .number({ error: 'set it to a fraction of the window, e.g. 0.8' })
+    .gt(0, 'set it to a fraction of the window above 0, e.g. 0.8')
+    .max(1, 'set it to a fraction of the window at most 1, e.g. 0.8')
+    .optional(),
   protect: z.array(z.string().min(1), { error: 'set it to a list of paths, e.g. [secrets, .env]' }).optional(),
   mcpServers: mcpConfigSchema.shape.mcpServers.optional(),
   permissions: permissionsSchema.optional(),

@@ -90,7 +90,7 @@ function envValue<K extends SettingKey>(key: K, env: Env): SettingValue<K> | und
   const name = ENV_OF[key];
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
-  const value = key === 'maxSteps' ? Number(raw) : raw;
+  const value = key === 'maxSteps' || key === 'contextWindow' || key === 'compactThreshold' ? Number(raw) : raw;
   const parsed = configSchema.shape[key].safeParse(value);
   if (!parsed.success) throw new ConfigError(`${name}=${JSON.stringify(raw)}: ${parsed.error.issues[0]!.message}, or unset it.`);
   return parsed.data as SettingValue<K>;

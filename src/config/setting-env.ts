@@ -1,7 +1,7 @@
 // The settings and their environment variables (docs/config.md, "Precedence"), without the schema,
 // so a command can tell cheaply whether anything is configured at all.
 
-export const SETTING_KEYS = ['provider', 'model', 'baseUrl', 'apiKeyEnv', 'preset', 'approve', 'maxSteps'] as const;
+export const SETTING_KEYS = ['provider', 'model', 'baseUrl', 'apiKeyEnv', 'preset', 'approve', 'maxSteps', 'contextWindow', 'compactThreshold'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** The environment variable of each setting. */
@@ -13,4 +13,6 @@ export const ENV_OF: Readonly<Record<SettingKey, string>> = {
   preset: 'PTC_PRESET',
   approve: 'PTC_APPROVE',
   maxSteps: 'PTC_MAX_STEPS',
+  contextWindow: 'PTC_CONTEXT_WINDOW',
+  compactThreshold: 'PTC_COMPACT_THRESHOLD',
 };

@@ -9,6 +9,21 @@ export interface Usage {
   readonly totalTokens?: number;
 }
 
+/** How full a request is (docs/compaction.md). */
+export interface ContextMeter {
+  /** Estimated tokens of system prompt, tool definitions and messages. */
+  estimatedTokens: number;
+  /** The model's context window in tokens, when known (catalog, `contextWindow`, `--context-window`). */
+  window?: number;
+}
+
+/** One tool result a compaction replaced by a stub. */
+export interface PrunedResult {
+  id: string;
+  /** The text the model sees instead of the result. */
+  stub: string;
+}
+
 export interface LoggedToolCall {
   readonly id: string;
   readonly name: string;
@@ -81,7 +96,16 @@ export type SessionEvent = SessionLineMeta &
         host?: string;
       }
     | { type: 'user/message'; ts: string; text: string }
-    | { type: 'llm/request'; ts: string; step: number; tools: string[]; system: string; toolSchemas?: JsonValue[] }
+    | {
+        type: 'llm/request';
+        ts: string;
+        step: number;
+        tools: string[];
+        system: string;
+        toolSchemas?: JsonValue[];
+        /** The meter before sending (docs/compaction.md): the request's estimated tokens and the model's window when known. */
+        context?: ContextMeter;
+      }
     | { type: 'llm/response'; ts: string; step: number; text: string; toolCalls: LoggedToolCall[]; usage: Usage; finishReason?: string }
     | { type: 'tool/call'; ts: string; id: string; name: string; args: JsonValue }
     | { type: 'tool/ptc-dispatch-start'; ts: string; parentId: string; id: string; tool: string; args: JsonValue }
@@ -127,6 +151,32 @@ export type SessionEvent = SessionLineMeta &
     | { type: 'goal/check'; ts: string; round: number; command: string; exitCode: number | null; passed: boolean; output: string }
     | { type: 'goal/met'; ts: string; round: number; evidence: string }
     | { type: 'goal/abandoned'; ts: string; round: number; reason: GoalAbandonReason; message: string }
+    /**
+     * A compaction (docs/compaction.md): from this line on, the pruned results enter requests as their
+     * stubs and, with `summary`, every message before the response of step `keepFromStep` is replaced
+     * by the one user message `summary`. Requests are rebuilt from these fields, never recomputed.
+     */
+    | {
+        type: 'context/compaction';
+        ts: string;
+        /** The step whose request comes next. */
+        step: number;
+        trigger: 'auto' | 'manual';
+        /** Tool results replaced by a one-line stub naming the file with their full text. */
+        pruned: PrunedResult[];
+        /** The user message that stands for the summarised part, exactly as sent. */
+        summary?: string;
+        /** With `summary`: the first step whose response is kept. */
+        keepFromStep?: number;
+        focus?: string;
+        /** Estimated tokens of the next request before and after. */
+        tokensBefore: number;
+        tokensAfter: number;
+        /** Usage of the summary call. */
+        usage?: Usage;
+      }
+    /** A compaction that failed and changed nothing (the summary call errored, came back empty or too long). */
+    | { type: 'context/compaction-failed'; ts: string; step: number; trigger: 'auto' | 'manual'; message: string }
     | { type: 'llm/error'; ts: string; step: number; message: string; status?: number }
     | { type: 'session/end'; ts: string; reason: SessionEndReason; steps: number; error?: string }
   );

@@ -120,6 +120,15 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
       case 'context/deferred':
         stepBlock(event.step).notes.push([`Deferred context (${event.source}):`, ...indent(clip(event.text, max), 2)]);
         break;
+      case 'context/compaction':
+        stepBlock(event.step).notes.push([
+          `Compacted (${event.trigger}): ${event.pruned.length} result${event.pruned.length === 1 ? '' : 's'} pruned${event.summary !== undefined ? `, steps before ${event.keepFromStep} summarised` : ''}; about ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+          ...(event.summary !== undefined ? indent(clip(event.summary, max), 2) : []),
+        ]);
+        break;
+      case 'context/compaction-failed':
+        stepBlock(event.step).notes.push([`Compaction failed (${event.trigger}), nothing changed: ${event.message}`]);
+        break;
       case 'llm/error':
         stepBlock(event.step).notes.push([`Model error${event.status !== undefined ? ` (HTTP ${event.status})` : ''}: ${event.message}`]);
         break;

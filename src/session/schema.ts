@@ -54,6 +54,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     tools: z.array(z.string()),
     system: z.string(),
     toolSchemas: z.array(json).optional(),
+    context: z.object({ estimatedTokens: z.number().int(), window: z.number().int().optional() }).optional(),
   }),
   z.object({
     type: z.literal('llm/response'),
@@ -139,6 +140,20 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     reason: z.enum(['max-rounds', 'max-tokens', 'max-time', 'error']),
     message: z.string(),
   }),
+  z.object({
+    type: z.literal('context/compaction'),
+    ...line,
+    step: z.number().int(),
+    trigger: z.enum(['auto', 'manual']),
+    pruned: z.array(z.object({ id: z.string(), stub: z.string() })),
+    summary: z.string().optional(),
+    keepFromStep: z.number().int().optional(),
+    focus: z.string().optional(),
+    tokensBefore: z.number().int(),
+    tokensAfter: z.number().int(),
+    usage: usage.optional(),
+  }),
+  z.object({ type: z.literal('context/compaction-failed'), ...line, step: z.number().int(), trigger: z.enum(['auto', 'manual']), message: z.string() }),
   z.object({ type: z.literal('llm/error'), ...line, step: z.number().int(), message: z.string(), status: z.number().int().optional() }),
   z.object({
     type: z.literal('session/end'),

@@ -88,7 +88,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       const sessionId = await hub.start(turnRequest(body));
       return sendJson(res, 201, { sessionId });
     }
-    const match = /^\/api\/sessions\/([A-Za-z0-9._-]+)\/(events|messages|stop|approvals)$/.exec(route);
+    const match = /^\/api\/sessions\/([A-Za-z0-9._-]+)\/(events|messages|stop|approvals|compact)$/.exec(route);
     if (match) {
       const [, sessionId, action] = match as unknown as [string, string, string];
       if (method === 'GET' && action === 'events') return openStream(req, res, sessionId);
@@ -96,6 +96,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         const body = await readJson(req);
         await hub.continue(sessionId, turnRequest(body));
         return sendJson(res, 202, { sessionId });
+      }
+      if (method === 'POST' && action === 'compact') {
+        const body = await readJson(req);
+        const focus = typeof body.focus === 'string' ? body.focus : undefined;
+        const model = typeof body.model === 'string' ? body.model : undefined;
+        const logged = await hub.compact(sessionId, focus, model);
+        return sendJson(res, 200, { logged: logged.map((e) => e.type) });
       }
       if (method === 'POST' && action === 'stop') {
         return hub.stop(sessionId) ? sendJson(res, 202, { stopping: true }) : sendJson(res, 409, { error: 'No turn of this session is running here.' });

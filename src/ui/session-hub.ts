@@ -12,6 +12,7 @@ import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalPol
 import { ConfigError, HarnessError } from '../errors.js';
 import { createHarness, type HarnessOptions } from '../harness.js';
 import { followLog, type FollowedLog } from './log-follower.js';
+import { createSpillStore } from '../tools/spill.js';
 import { resolveModel } from '../llm/index.js';
 import { readPresetFile } from '../presets/preset-file.js';
 import { listPresetsWithTrust } from '../trust/trusted-preset.js';
@@ -22,6 +23,7 @@ import {
   findSession,
   listSessions,
   readSession,
+  spillDirPath,
   summarizeSession,
   SESSION_FILE_EXTENSION,
   type SessionEvent,
@@ -45,6 +47,9 @@ export interface UiRunSettings {
   /** `--approve`; `ptc ui`'s default is `writes`. */
   readonly approve: ApprovalPolicy;
   readonly maxSteps?: number;
+  /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
+  readonly contextWindow?: number;
+  readonly compactThreshold?: number;
 }
 
 /** What a watching browser receives: session events with their index in the log, and the rest. */
@@ -146,6 +151,35 @@ export class SessionHub {
       const continued = continueSession(this.settings.sessionDir, file);
       return { writer: continued.writer, history: continued.events };
     });
+  }
+
+  /**
+   * Compacts a session that no turn is running (the page's Compact button, docs/compaction.md): the
+   * lines it logs reach every watcher like a turn's. Returns what was logged.
+   */
+  async compact(sessionId: string, focus: string | undefined, modelSpec?: string): Promise<SessionEvent[]> {
+    if (this.isActive(sessionId)) throw new ConfigError(`Session ${sessionId} is running a turn; compact it when the turn has ended.`);
+    const continued = continueSession(this.settings.sessionDir, this.sessionFile(sessionId));
+    try {
+      const { compactSession } = await import('../agent/compact-session.js');
+      await compactSession({
+        events: continued.events,
+        sink: continued.writer,
+        model: this.resolve(modelSpec),
+        ...(this.settings.contextWindow !== undefined ? { contextWindow: this.settings.contextWindow } : {}),
+        ...(focus !== undefined && focus.trim() !== '' ? { focus } : {}),
+        spill: createSpillStore({ dir: spillDirPath(path.resolve(this.settings.sessionDir), sessionId) }),
+      });
+    } finally {
+      continued.writer.close();
+    }
+    const after = readSession(continued.file).events;
+    const added = after.slice(continued.events.length);
+    const listeners = this.channels.get(sessionId)?.listeners ?? new Set<HubListener>();
+    added.forEach((event, i) => {
+      for (const listener of listeners) listener.event(continued.events.length + i, event);
+    });
+    return added;
   }
 
   /** Aborts the running turn; false when none runs. */
@@ -315,6 +349,8 @@ export class SessionHub {
           sessionDir: this.settings.sessionDir,
           signal: controller.signal,
           ...(this.settings.maxSteps !== undefined ? { maxSteps: this.settings.maxSteps } : {}),
+          ...(this.settings.contextWindow !== undefined ? { contextWindow: this.settings.contextWindow } : {}),
+          ...(this.settings.compactThreshold !== undefined ? { compactThreshold: this.settings.compactThreshold } : {}),
           ...(history !== undefined ? { history } : {}),
           onText: (delta) => {
             turn.draft += delta;

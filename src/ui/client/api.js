@@ -21,6 +21,7 @@ export const api = {
   start: (text, preset, model) => call('POST', '/api/sessions', { text, preset, model }),
   send: (id, text, preset, model) => call('POST', `/api/sessions/${encodeURIComponent(id)}/messages`, { text, preset, model }),
   stop: (id) => call('POST', `/api/sessions/${encodeURIComponent(id)}/stop`),
+  compact: (id, focus, model) => call('POST', `/api/sessions/${encodeURIComponent(id)}/compact`, { focus, model }),
   answer: (id, callId, decision, reason) => call('POST', `/api/sessions/${encodeURIComponent(id)}/approvals`, { id: callId, decision, reason }),
 };
 

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, watchSession } from './api.js';
 import { ApprovalCard, ToolCard } from './cards.js';
-import { applyEvent, emptyView } from './reducer.js';
+import { applyEvent, emptyView, meterText } from './reducer.js';
 
 const html = htm.bind(h);
 
@@ -110,6 +110,8 @@ function App() {
         <${PresetSelector} presets=${config?.presets ?? []} value=${preset} onChange=${setPreset} />
         <label class="model">model <input name="model" value=${model} onInput=${(e) => setModel(e.currentTarget.value)} /></label>
         <span class="policy" title="--approve">approvals: ${config?.approve ?? ''}</span>
+        ${sessionId !== undefined && !active && html`<button class="compact" title="prune old tool results and summarise the oldest part now (docs/compaction.md)" onClick=${() => api.compact(sessionId, undefined, model).catch((e) => setError(e.message))}>Compact</button>`}
+        ${view.meter && html`<span class="meter" title=${view.meter.reported ? "the provider's count of the latest request" : 'estimated tokens of the latest request'}>${meterText(view.meter)}</span>`}
       </header>
       <div class="timeline" ref=${timeline}>
         ${sessionId === undefined && html`<p class="hint">Pick a preset, then describe a task. Calls that write ask here first (--approve ${config?.approve ?? 'writes'}).</p>`}

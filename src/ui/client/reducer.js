@@ -14,7 +14,8 @@
  *       alwaysAllow?: string, decision?: 'allow' | 'allow-tool' | 'allow-always' | 'deny', by?: string, reason?: string }
  *   | { kind: 'notice', key: string, tone: 'error' | 'info', text: string }
  *   | { kind: 'end', key: string, reason: string, steps: number, error?: string }} Item
- * @typedef {{ items: Item[], count: number, open: boolean }} SessionView
+ * @typedef {{ tokens: number, window?: number, reported: boolean }} Meter the context meter of the latest request (docs/compaction.md)
+ * @typedef {{ items: Item[], count: number, open: boolean, meter?: Meter }} SessionView
  */
 
 /** @returns {SessionView} */
@@ -55,8 +56,23 @@ export function applyEvent(view, event) {
       };
     case 'user/message':
       return add({ kind: 'user', key: `user-${n}`, text: event.text });
-    case 'llm/response':
-      return event.text.trim() === '' ? next : add({ kind: 'assistant', key: `text-${n}`, step: event.step, text: event.text });
+    case 'llm/request':
+      return event.context ? { ...next, meter: { tokens: event.context.estimatedTokens, ...(event.context.window ? { window: event.context.window } : {}), reported: false } } : next;
+    case 'llm/response': {
+      // The provider's count, when it gave one, replaces the estimate.
+      const input = event.usage?.inputTokens;
+      const metered = input !== undefined && view.meter ? { ...next, meter: { ...view.meter, tokens: input + (event.usage.outputTokens ?? 0), reported: true } } : next;
+      return event.text.trim() === '' ? metered : { ...metered, items: [...view.items, { kind: 'assistant', key: `text-${n}`, step: event.step, text: event.text }] };
+    }
+    case 'context/compaction':
+      return add({
+        kind: 'notice',
+        key: `notice-${n}`,
+        tone: 'info',
+        text: `Context compacted (${event.trigger}): ${event.pruned.length} old result${event.pruned.length === 1 ? '' : 's'} pruned${event.summary !== undefined ? `, steps before ${event.keepFromStep} summarised` : ''}; about ${event.tokensBefore} → ${event.tokensAfter} tokens.`,
+      });
+    case 'context/compaction-failed':
+      return add({ kind: 'notice', key: `notice-${n}`, tone: 'error', text: `Compaction failed, nothing changed: ${event.message}` });
     case 'tool/call': {
       const args = event.args;
       const isProgram = event.name === 'run_code' && args !== null && typeof args === 'object';
@@ -114,6 +130,14 @@ export function applyEvent(view, event) {
     default:
       return next;
   }
+}
+
+/** `context 41% of 32k` (docs/compaction.md); tokens only when the window is not known. */
+export function meterText(meter) {
+  const k = (n) => (n < 1000 ? String(n) : `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`);
+  if (!meter.window) return `context ${k(meter.tokens)} tokens`;
+  const percent = meter.tokens <= 0 ? 0 : Math.max(1, Math.round((meter.tokens / meter.window) * 100));
+  return `context ${percent}% of ${k(meter.window)}`;
 }
 
 /** `line:column` of a failed program, from the `(program.ts:L:C)` its error message ends with. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 // @ts-expect-error -- a plain browser ES module without declarations; these tests pin its behaviour.
-import { applyEvent, emptyView, programPosition, viewOf, waterfall } from './reducer.js';
+import { applyEvent, emptyView, meterText, programPosition, viewOf, waterfall } from './reducer.js';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, 0, ms)).toISOString();
 
@@ -92,5 +92,20 @@ describe('session view reducer', () => {
     expect(programPosition('boom (program.ts:12:5)')).toEqual({ line: 12, column: 5 });
     expect(programPosition('no position')).toBeUndefined();
     expect(programPosition(undefined)).toBeUndefined();
+  });
+});
+
+describe('the context meter (docs/compaction.md)', () => {
+  it('shows the estimate of the latest request, then the provider count of its response, and notes compactions', () => {
+    const request = { type: 'llm/request', ts: at(0), step: 1, tools: [], system: '', context: { estimatedTokens: 8_000, window: 32_000 } };
+    const estimated = viewOf([request]);
+    expect(estimated.meter).toEqual({ tokens: 8_000, window: 32_000, reported: false });
+    expect(meterText(estimated.meter)).toBe('context 25% of 32k');
+    const reported = applyEvent(estimated, { type: 'llm/response', ts: at(1), step: 1, text: '', toolCalls: [], usage: { inputTokens: 9_000, outputTokens: 600 } });
+    expect(reported.meter).toEqual({ tokens: 9_600, window: 32_000, reported: true });
+    const compacted = applyEvent(reported, { type: 'context/compaction', ts: at(2), step: 2, trigger: 'auto', pruned: [{ id: 'c1', stub: 's' }], tokensBefore: 27_000, tokensAfter: 9_000 });
+    expect(compacted.items.at(-1)).toMatchObject({ kind: 'notice', tone: 'info' });
+    expect(compacted.items.at(-1).text).toMatch(/1 old result pruned.*27000 → 9000/);
+    expect(meterText({ tokens: 1_500, reported: false })).toBe('context 1.5k tokens');
   });
 });
