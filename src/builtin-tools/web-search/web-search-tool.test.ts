@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { waitUntil } from '../../../test/helpers/wait-until.js';
 import { BRAVE_GOOD_KEY, BRAVE_REVOKED_KEY, startBrave, startSearxng, type SearchServer } from '../../../test/helpers/search-servers.js';
 import { MAX_WEB_SEARCH_SNIPPET_CHARS } from '../../limits.js';
 import { resolveWorkspacePolicy } from '../../sandbox/workspace-policy.js';
@@ -119,6 +120,18 @@ describe('web_search with SearXNG', () => {
     expect(error.code).toBe('TIMEOUT');
     expect(error.message).toContain('300 ms');
     expect(error.message).toContain('WEB_SEARCH_TIMEOUT_MS');
+  });
+
+  it('an abort by the caller is ABORTED, not TIMEOUT', async () => {
+    const controller = new AbortController();
+    const before = searxng.seen.length;
+    const pending = Promise.resolve(tool({ config: searx() }).execute({ query: 'hang' }, { ...exec(), signal: controller.signal })).then(
+      () => expect.fail('web_search should have failed'),
+      (error: { code: string }) => error,
+    );
+    await waitUntil('the search reached the server', () => searxng.seen.length > before);
+    controller.abort();
+    expect((await pending).code).toBe('ABORTED');
   });
 
   it('an instance that is not running is TOOL_FAILED naming the cause and webSearch.url', async () => {
