@@ -222,6 +222,9 @@ describe('web_search without a backend or network', () => {
     expect(error.code).toBe('CONFIG');
     expect(error.message).toContain('webSearch.url');
     expect(error.message).toContain('/tmp/c.yaml:2');
+    const fromEnv = await failure({ query: 'streams' }, { config: { backend: 'searxng', origin: 'env PTC_WEB_SEARCH_BACKEND' } });
+    expect(fromEnv.code).toBe('CONFIG');
+    expect(fromEnv.message).toContain('PTC_WEB_SEARCH_URL');
   });
 
   it('without --allow-net it is PERMISSION_DENIED before any request', async () => {

@@ -160,12 +160,16 @@ export function createWebSearchTool(options: WebSearchToolOptions): ToolDefiniti
 /** The backend of `config`, built when a call runs (so the key is read then): CONFIG for what is missing. */
 function backendOf(config: WebSearchConfig, env: Readonly<Record<string, string | undefined>>): SearchBackend {
   const at = config.origin === undefined ? '' : ` (set at ${config.origin})`;
+  // A backend chosen by environment variable is fixed there too (docs/web-tools.md, "Configuration").
+  const fromEnv = config.origin?.startsWith('env ') === true;
   const url = config.url === undefined ? undefined : parseUrl(config.url, at);
   if (config.backend === 'searxng') {
     if (url === undefined) {
       throw new ConfigError(
-        `web_search's searxng backend needs the instance's URL${at}: set webSearch.url in the ptc config file, ` +
-          `e.g. webSearch: { backend: searxng, url: "http://127.0.0.1:8888" }.`,
+        `web_search's searxng backend needs the instance's URL${at}: ` +
+          (fromEnv
+            ? `set PTC_WEB_SEARCH_URL, e.g. PTC_WEB_SEARCH_URL=http://127.0.0.1:8888.`
+            : `set webSearch.url in the ptc config file, e.g. webSearch: { backend: searxng, url: "http://127.0.0.1:8888" }.`),
       );
     }
     return createSearxngBackend(url);
@@ -175,7 +179,7 @@ function backendOf(config: WebSearchConfig, env: Readonly<Record<string, string 
   if (apiKey === undefined || apiKey === '') {
     throw new ConfigError(
       `web_search's brave backend reads its API key from $${apiKeyEnv}, which is not set${at}. Export your Brave ` +
-        `Search API key in ${apiKeyEnv}, or name the variable that holds it in webSearch.apiKeyEnv of the ptc config file.`,
+        `Search API key in ${apiKeyEnv}, or name the variable that holds it in ${fromEnv ? 'PTC_WEB_SEARCH_API_KEY_ENV' : 'webSearch.apiKeyEnv of the ptc config file'}.`,
     );
   }
   return createBraveBackend({ apiKeyEnv, apiKey, ...(url !== undefined ? { url } : {}) });
