@@ -18,6 +18,7 @@ import { loadPresetWithTrust, trustOf } from './trust/trusted-preset.js';
 import { ToolRuntime } from './tools/tool-runtime.js';
 import type { ApprovalRuleSet } from './approvals/approval-rule-set.js';
 import { installApprovalRules } from './approvals/approval-rules-plugin.js';
+import type { WebSearchConfig } from './builtin-tools/web-search/backend.js';
 
 export { builtinToolsPlugin } from './presets/builtin-tools-plugin.js';
 
@@ -78,6 +79,8 @@ export interface HarnessOptions {
    * every policy, allow rules spare the ordinary ask of installed approvals. Shared with subagents.
    */
   readonly approvalRules?: ApprovalRuleSet;
+  /** The backend of the `web_search` tool (the config file's `webSearch`, docs/web-tools.md); without it the tool explains how to set one. */
+  readonly webSearch?: WebSearchConfig;
 }
 
 export interface Harness {
@@ -130,6 +133,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.runtimePool !== undefined ? { runtimePool: options.runtimePool } : {}),
     ...(options.trustWorkspace === true ? { trustWorkspace: true as const } : {}),
     ...(options.approvalRules !== undefined ? { approvalRules: options.approvalRules } : {}),
+    ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}),
   };
   const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 

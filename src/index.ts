@@ -29,6 +29,8 @@ export { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from './ptc/dispatch-poo
 export { ptcPlugin, type PtcPluginConfig } from './ptc/plugin.js';
 export { renderSdkSection, renderPtcOnlySection, renderSdkInstructions, SDK_SECTION_ID, PTC_ONLY_SECTION_ID, type PromptExample } from './ptc/prompt-sections.js';
 export { createBashTool, type BashToolOptions } from './builtin-tools/bash.js';
+export { createWebSearchTool, type WebSearchArgs, type WebSearchOutput, type WebSearchToolOptions } from './builtin-tools/web-search/web-search-tool.js';
+export { WEB_SEARCH_BACKENDS, type SearchBackend, type WebSearchBackendName, type WebSearchConfig } from './builtin-tools/web-search/backend.js';
 export { createPythonRuntime, type PythonRuntime, type PythonRuntimeOptions } from './ptc-runtime-python/index.js';
 export { presetForLanguage } from './presets/python-runtime-plugin.js';
 export {

@@ -116,6 +116,7 @@ async function openChildHarness(settings: HarnessSettings, preset: string | unde
       // The library caller's trust of this workspace holds for its subagents too (docs/presets.md, "Trust").
       ...(settings.trustWorkspace === true ? { trustWorkspace: true } : {}),
       ...(settings.approvalRules !== undefined ? { approvalRules: settings.approvalRules } : {}),
+      ...(settings.webSearch !== undefined ? { webSearch: settings.webSearch } : {}),
     });
   } catch (error) {
     // A preset the model named that does not resolve or assemble: the model can pick another one.

@@ -14,6 +14,8 @@ import { createReadTool } from './read.js';
 import { createTaskTool } from './task.js';
 import { createTodoTool } from './todo.js';
 import { createWebFetchTool } from './web-fetch.js';
+import type { WebSearchConfig } from './web-search/backend.js';
+import { createWebSearchTool } from './web-search/web-search-tool.js';
 import { createWriteTool } from './write.js';
 
 /** What every built-in tool factory may use: the harness's settings, never a runtime's internals. */
@@ -22,6 +24,8 @@ export interface BuiltinToolOptions {
   readonly policy: WorkspacePolicy;
   /** The sandbox mode of programs and processes (`--sandbox`). */
   readonly sandbox: SandboxMode;
+  /** The config file's `webSearch` (docs/web-tools.md); absent: web_search explains how to set it. */
+  readonly webSearch?: WebSearchConfig;
 }
 
 export type BuiltinToolFactory = (options: BuiltinToolOptions) => AnyToolDefinition;
@@ -39,6 +43,7 @@ export const BUILTIN_TOOL_CATALOG: Readonly<Record<string, BuiltinToolFactory>> 
   task: () => createTaskTool(),
   todo: () => createTodoTool(),
   web_fetch: ({ policy }) => createWebFetchTool({ policy }),
+  web_search: ({ policy, webSearch }) => createWebSearchTool({ policy, ...(webSearch !== undefined ? { config: webSearch } : {}) }),
   write: ({ policy }) => createWriteTool({ policy }),
 });
 

@@ -39,9 +39,10 @@ export interface ConfigShowOptions {
 }
 
 export async function runConfigShow(options: ConfigShowOptions): Promise<CommandOutput> {
-  const [{ loadConfigFiles }, { effectiveConfig, ENV_OF, SETTING_KEYS }, { modelChoice }, { DEFAULT_MODEL }, { ruleText }] = await Promise.all([
+  const [{ loadConfigFiles }, { effectiveConfig, ENV_OF, SETTING_KEYS }, { WEB_SEARCH_ENV_NAMES }, { modelChoice }, { DEFAULT_MODEL }, { ruleText }] = await Promise.all([
     import('../config/load-config.js'),
     import('../config/effective-config.js'),
+    import('../config/setting-env.js'),
     import('../config/model-settings.js'),
     import('../llm/default-model.js'),
     import('../approvals/approval-rules.js'),
@@ -61,6 +62,10 @@ export async function runConfigShow(options: ConfigShowOptions): Promise<Command
     if (setting !== undefined) rows.push({ key, value: String(setting.value), origin: setting.origin });
   }
   rows.push({ key: '(model used)', value: choice.model === undefined ? DEFAULT_MODEL : choice.baseUrl !== undefined ? `${choice.model} at ${choice.baseUrl}` : choice.model, origin: choice.model === undefined ? 'default' : 'from the rows above' });
+  if (config.webSearch !== undefined) {
+    const { backend, url, apiKeyEnv } = config.webSearch.value;
+    rows.push({ key: 'webSearch', value: [backend, url, apiKeyEnv === undefined ? undefined : `key in $${apiKeyEnv}`].filter((p) => p !== undefined).join(' '), origin: config.webSearch.origin });
+  }
   if (config.settings.approve === undefined) rows.push({ key: 'approve', value: 'writes for chat, ui, acp; never for run, exec', origin: 'default' });
   const files_ = {
     user: { file: files.user.file, state: files.user.loaded !== undefined ? 'loaded' : 'absent' },
@@ -69,7 +74,8 @@ export async function runConfigShow(options: ConfigShowOptions): Promise<Command
   const rules = config.rules.map((r) => ({ effect: r.effect, rule: ruleText(r), origin: r.origin }));
   const servers = config.mcpServers.flatMap(({ file, servers: s }) => Object.entries(s).map(([name, server]) => ({ name, what: 'command' in server ? [server.command, ...(server.args ?? [])].join(' ') : `http ${server.url}`, file })));
   if (options.json) {
-    const json = { files: files_, settings: config.settings, model: choice, protect: config.protect, rules, mcpServers: servers };
+    const webSearch = config.webSearch === undefined ? null : { ...config.webSearch, value: { ...config.webSearch.value, origin: undefined } };
+    const json = { files: files_, settings: config.settings, model: choice, protect: config.protect, rules, mcpServers: servers, webSearch };
     return { stdout: `${JSON.stringify(json, null, 2)}\n`, exitCode: 0 };
   }
   const width = Math.max(...rows.map((r) => r.key.length));
@@ -83,7 +89,7 @@ export async function runConfigShow(options: ConfigShowOptions): Promise<Command
   if (config.protect.length > 0) out.push('', 'protected paths:', ...config.protect.map((p) => `  ${p.value}  ${p.origin}`));
   if (rules.length > 0) out.push('', 'approval rules (deny wins):', ...rules.map((r) => `  ${r.effect.padEnd(5)} ${r.rule}  ${r.origin}`));
   if (servers.length > 0) out.push('', 'MCP servers:', ...servers.map((s) => `  ${s.name}: ${s.what}  ${s.file}`));
-  out.push('', `Environment variables: ${SETTING_KEYS.map((k) => ENV_OF[k]).join(', ')}; a flag wins over all.`);
+  out.push('', `Environment variables: ${[...SETTING_KEYS.map((k) => ENV_OF[k]), ...WEB_SEARCH_ENV_NAMES].join(', ')}; a flag wins over all.`);
   return { stdout: `${out.join('\n')}\n`, exitCode: 0 };
 }
 

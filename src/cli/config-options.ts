@@ -10,22 +10,23 @@ import type { Command } from 'commander';
 import type { ExtraPluginRow } from '../harness.js';
 import type { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
 import type { ConfigSources, SettingKey } from '../config/effective-config.js';
+import type { WebSearchConfig } from '../builtin-tools/web-search/backend.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** What a command takes from the config: its model, its workspace lists, approvals. */
-type Use = 'preset' | 'model' | 'maxSteps' | 'context' | 'approve' | 'workspace' | 'mcp';
+type Use = 'preset' | 'model' | 'maxSteps' | 'context' | 'approve' | 'workspace' | 'mcp' | 'webSearch';
 
 /** By command path. ptc run and exec keep `--approve never` unless the flag says otherwise: no one is there to ask. */
 const USES: Readonly<Record<string, readonly Use[]>> = {
-  exec: ['preset', 'workspace'],
-  'mcp serve': ['preset', 'workspace'],
+  exec: ['preset', 'workspace', 'webSearch'],
+  'mcp serve': ['preset', 'workspace', 'webSearch'],
   tools: ['preset', 'mcp'],
   sdk: ['preset', 'mcp'],
-  run: ['preset', 'model', 'maxSteps', 'context', 'workspace'],
-  chat: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace'],
-  acp: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace'],
-  ui: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace'],
+  run: ['preset', 'model', 'maxSteps', 'context', 'workspace', 'webSearch'],
+  chat: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch'],
+  acp: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch'],
+  ui: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch'],
   eval: ['model'],
 };
 
@@ -45,6 +46,8 @@ export interface ConfigOptionValues {
   apiKeyEnv?: string;
   approvalRules?: ApprovalRuleSet;
   configRows?: ExtraPluginRow[];
+  /** The config's `webSearch`: the web_search tool's backend (docs/web-tools.md). */
+  webSearch?: WebSearchConfig;
 }
 
 export function commandPath(command: Command): string {
@@ -121,6 +124,7 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
     const rows: ExtraPluginRow[] = config.mcpServers.map(({ file, servers }) => ({ name: 'mcp', config: { mcpServers: servers }, at: `mcpServers of ${file}` }));
     if (rows.length > 0) set('configRows', rows);
   }
+  if (has('webSearch') && config.webSearch !== undefined) set('webSearch', config.webSearch.value);
 }
 
 /**
@@ -143,7 +147,7 @@ function guardUserConfigDir(userFile: string, workspace: string): string | undef
 
 /** No config file (user, or the workspace's) and no setting in the environment. */
 async function nothingConfigured(env: Env, workspace: string | undefined): Promise<boolean> {
-  const [{ userConfigPath, projectConfigPath }, { ENV_OF }] = await Promise.all([import('../config/config-paths.js'), import('../config/setting-env.js')]);
-  if (Object.values(ENV_OF).some((name) => (env[name] ?? '').trim() !== '')) return false;
+  const [{ userConfigPath, projectConfigPath }, { ENV_OF, WEB_SEARCH_ENV_NAMES }] = await Promise.all([import('../config/config-paths.js'), import('../config/setting-env.js')]);
+  if ([...Object.values(ENV_OF), ...WEB_SEARCH_ENV_NAMES].some((name) => (env[name] ?? '').trim() !== '')) return false;
   return !fs.existsSync(userConfigPath(env)) && (workspace === undefined || !fs.existsSync(projectConfigPath(workspace)));
 }

@@ -38,7 +38,7 @@ export function fraction(flag: string) {
 }
 
 /** The workspace, deadline and sandbox flags of exec, run, chat, acp, mcp serve and ui (and what the config files add, config-options.ts). */
-export interface PolicyFlags extends Pick<ConfigOptionValues, 'approvalRules' | 'configRows'> {
+export interface PolicyFlags extends Pick<ConfigOptionValues, 'approvalRules' | 'configRows' | 'webSearch'> {
   preset: string;
   plugin?: string[];
   mcpConfig?: string[];
@@ -85,5 +85,6 @@ export function policyFromFlags(o: PolicyFlags) {
     json: o.json === true,
     ...(o.approvalRules !== undefined ? { approvalRules: o.approvalRules } : {}),
     ...(o.configRows !== undefined ? { configRows: o.configRows } : {}),
+    ...(o.webSearch !== undefined ? { webSearch: o.webSearch } : {}),
   };
 }

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { mcpConfigSchema } from '../mcp/client/config.js';
+import { WEB_SEARCH_BACKENDS } from '../builtin-tools/web-search/backend.js';
 
 export const PROVIDERS = ['deepseek', 'openai', 'anthropic', 'openai-compatible'] as const;
 export const APPROVE_VALUES = ['never', 'writes', 'all'] as const;
@@ -16,6 +17,21 @@ const ruleEntry = z.union([z.string(), z.record(z.string(), z.union([z.string(),
 const permissionsSchema = z.strictObject({
   allow: z.array(ruleEntry, { error: 'set it to a list of rules, e.g. ["bash: npm test*", "write: src/**"]' }).optional(),
   deny: z.array(ruleEntry, { error: 'set it to a list of rules, e.g. ["bash: rm *"]' }).optional(),
+});
+
+/** `webSearch`: the backend of the web_search tool (docs/web-tools.md, "Configuration"). */
+export const webSearchSchema = z.strictObject({
+  backend: z.enum(WEB_SEARCH_BACKENDS, { error: `set it to one of ${WEB_SEARCH_BACKENDS.join(', ')}` }),
+  url: z
+    .string({ error: 'set it to the service URL, e.g. http://127.0.0.1:8888 for SearXNG' })
+    .trim()
+    .url('set it to an absolute http(s) URL, e.g. http://127.0.0.1:8888')
+    .regex(/^https?:\/\//i, 'set it to an http or https URL')
+    .optional(),
+  apiKeyEnv: z
+    .string({ error: 'set it to the name of the environment variable that holds the key, e.g. BRAVE_API_KEY' })
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'set it to the name of the environment variable that holds the key (letters, digits, _), not to the key itself')
+    .optional(),
 });
 
 export const configSchema = z.strictObject({
@@ -42,6 +58,7 @@ export const configSchema = z.strictObject({
   protect: z.array(z.string().min(1), { error: 'set it to a list of paths, e.g. [secrets, .env]' }).optional(),
   mcpServers: mcpConfigSchema.shape.mcpServers.optional(),
   permissions: permissionsSchema.optional(),
+  webSearch: webSearchSchema.optional(),
 });
 
 export type ConfigValues = z.infer<typeof configSchema>;
@@ -49,3 +66,4 @@ export type ConfigValues = z.infer<typeof configSchema>;
 /** The top-level keys, for "did you mean". */
 export const CONFIG_KEYS: readonly string[] = Object.keys(configSchema.shape);
 export const PERMISSION_KEYS: readonly string[] = Object.keys(permissionsSchema.shape);
+export const WEB_SEARCH_KEYS: readonly string[] = Object.keys(webSearchSchema.shape);

@@ -8,6 +8,7 @@ import type { ApprovalRule } from '../approvals/approval-rules.js';
 import type { McpServerConfig } from '../mcp/client/config.js';
 import { configSchema, type ConfigValues } from './config-schema.js';
 import type { LoadedConfigFile } from './load-config-file.js';
+import { webSearchSetting, type WebSearchSetting } from './web-search-setting.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -47,6 +48,8 @@ export interface EffectiveConfig {
   readonly rules: readonly ApprovalRule[];
   /** MCP servers of both files by file: the `mcp` rows they make. */
   readonly mcpServers: readonly { readonly file: string; readonly servers: Readonly<Record<string, McpServerConfig>> }[];
+  /** The web_search backend, whole from the highest layer that sets it (web-search-setting.ts). */
+  readonly webSearch?: WebSearchSetting;
 }
 
 export function effectiveConfig(sources: ConfigSources): EffectiveConfig {
@@ -62,7 +65,8 @@ export function effectiveConfig(sources: ConfigSources): EffectiveConfig {
     const entries = Object.entries(f.values.mcpServers ?? {}).filter(([name]) => f === sources.project || !Object.hasOwn(projectServers, name));
     return entries.length === 0 ? [] : [{ file: f.file, servers: Object.fromEntries(entries) }];
   });
-  return { settings: settings as Settings, protect, rules: files.flatMap((f) => f.rules), mcpServers };
+  const webSearch = webSearchSetting(sources);
+  return { settings: settings as Settings, protect, rules: files.flatMap((f) => f.rules), mcpServers, ...(webSearch !== undefined ? { webSearch } : {}) };
 }
 
 function layerOf(file: LoadedConfigFile, sources: ConfigSources): Layer {

@@ -10,7 +10,7 @@ import { readConfigText } from '../config-file.js';
 import { didYouMean } from '../did-you-mean.js';
 import { ConfigError } from '../errors.js';
 import { MAX_CONFIG_FILE_BYTES } from '../limits.js';
-import { CONFIG_KEYS, configSchema, PERMISSION_KEYS, type ConfigValues } from './config-schema.js';
+import { CONFIG_KEYS, configSchema, PERMISSION_KEYS, WEB_SEARCH_KEYS, type ConfigValues } from './config-schema.js';
 
 export type KeyPath = readonly (string | number)[];
 
@@ -49,6 +49,7 @@ export function parseConfigText(text: string, file: string): LoadedConfigFile {
   checkKeys(doc, [], CONFIG_KEYS, fail);
   const permissions = doc.getIn(['permissions'], true);
   if (isMap(permissions)) checkKeys(doc, ['permissions'], PERMISSION_KEYS, fail);
+  if (isMap(doc.getIn(['webSearch'], true))) checkKeys(doc, ['webSearch'], WEB_SEARCH_KEYS, fail);
 
   const offsetOf = (keyPath: KeyPath): number | undefined => {
     const node = doc.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
@@ -84,7 +85,8 @@ function checkKeys(doc: Document, mapPath: KeyPath, known: readonly string[], fa
     const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
     if (known.includes(key)) continue;
     const offset = (keyNode as { range?: [number, number, number] } | null)?.range?.[0];
-    if (mapPath.length === 0 && KEY_NAMES.has(key.toLowerCase())) {
+    // webSearch takes a key too: the same refusal there (docs/web-tools.md, "Configuration").
+    if ((mapPath.length === 0 || mapPath[0] === 'webSearch') && KEY_NAMES.has(key.toLowerCase())) {
       fail(
         offset,
         `\`${key}\`: an API key is not kept in a config file (files are copied, synced and shared, and under --sandbox off a program can read them); ` +

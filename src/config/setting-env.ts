@@ -16,3 +16,11 @@ export const ENV_OF: Readonly<Record<SettingKey, string>> = {
   contextWindow: 'PTC_CONTEXT_WINDOW',
   compactThreshold: 'PTC_COMPACT_THRESHOLD',
 };
+
+/** The variables of the `webSearch` setting, by its field (web-search-setting.ts). */
+export const WEB_SEARCH_ENV = {
+  backend: 'PTC_WEB_SEARCH_BACKEND',
+  url: 'PTC_WEB_SEARCH_URL',
+  apiKeyEnv: 'PTC_WEB_SEARCH_API_KEY_ENV',
+} as const;
+export const WEB_SEARCH_ENV_NAMES: readonly string[] = Object.values(WEB_SEARCH_ENV);

@@ -29,9 +29,9 @@ export const builtinToolsPlugin: Plugin<BuiltinToolsConfig> = {
   inject: ['tools', 'harness'],
   config: builtinToolsConfig,
   apply(ctx, config) {
-    const { policy, sandbox } = ctx.harness;
+    const { policy, sandbox, webSearch } = ctx.harness;
     for (const name of config.tools) {
-      const tool = BUILTIN_TOOL_CATALOG[name]!({ policy, sandbox });
+      const tool = BUILTIN_TOOL_CATALOG[name]!({ policy, sandbox, ...(webSearch !== undefined ? { webSearch } : {}) });
       // A tool that owns a process (the persistent bash) ends it with the row.
       if ('dispose' in tool && typeof tool.dispose === 'function') {
         const dispose = tool.dispose as () => Promise<void>;

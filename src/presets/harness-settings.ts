@@ -5,6 +5,7 @@ import type { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
 import type { PtcRuntime, SandboxMode } from '../ptc-runtime/types.js';
 import type { ProcessPoolOptions } from '../ptc-runtime-process/options.js';
 import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
+import type { WebSearchConfig } from '../builtin-tools/web-search/backend.js';
 
 export interface HarnessSettings {
   /** The workspace (absolute, real path). */
@@ -28,6 +29,8 @@ export interface HarnessSettings {
   readonly trustWorkspace?: true;
   /** The harness's approval rules (HarnessOptions.approvalRules): a subagent's harness follows the same set. */
   readonly approvalRules?: ApprovalRuleSet;
+  /** The config file's `webSearch` (HarnessOptions.webSearch): the web_search tool's backend; a subagent's harness uses the same. */
+  readonly webSearch?: WebSearchConfig;
 }
 
 declare module '../context/context.js' {
