@@ -72,9 +72,13 @@ async function runSubagent(parent: AgentRunOptions, request: SubagentRequest, ru
           ...(parent.subagentMaxSteps !== undefined ? { subagentMaxSteps: parent.subagentMaxSteps } : {}),
           ...(parent.retry ? { retry: parent.retry } : {}),
           ...(parent.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: parent.maxParallelToolCalls } : {}),
+          // A subagent meters and compacts against the same window as its parent (docs/compaction.md).
+          ...(parent.contextWindow !== undefined ? { contextWindow: parent.contextWindow } : {}),
+          ...(parent.compactThreshold !== undefined ? { compactThreshold: parent.compactThreshold } : {}),
         });
       } catch (error) {
-        // The loop throws only for a deployment problem (CONFIG, RUNTIME_UNAVAILABLE), after closing
+        // The loop throws only for a deployment problem (CONFIG, RUNTIME_UNAVAILABLE) or a request that
+        // cannot fit the window (CONTEXT), after closing
         // the child's log; the parent hears of it as this subagent's failure.
         const message = error instanceof Error ? error.message : String(error);
         return { sessionId: writer.sessionId, sessionFile: writer.file, reason: 'error', text: '', steps: 0, error: message };

@@ -17,6 +17,11 @@ describe('status line', () => {
     expect(text).toBe('── preset minimal · openai-compatible:local · 10 in / 2 out · approve all');
   });
 
+  it("shows context use against the meter's window (--context-window) for a model the catalog does not know", () => {
+    const text = statusLineText({ preset: 'minimal', modelLabel: 'openai-compatible:local', modelId: 'local', inputTokens: 10, outputTokens: 2, cost: undefined, lastRequestTokens: 8_192, contextWindow: 32_768, approve: 'all' });
+    expect(text).toBe('── preset minimal · openai-compatible:local · 10 in / 2 out · context 25% of 33k · approve all');
+  });
+
   it('rounds context use to whole percent, at least 1 once anything is used', () => {
     expect(contextPercent(0, 1000)).toBe(0);
     expect(contextPercent(1, 1_000_000)).toBe(1);
