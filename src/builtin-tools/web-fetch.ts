@@ -3,7 +3,8 @@
 // (`--allow-net`) it refuses before any connection is made. Bounded in time, bytes, characters and
 // redirects; holds no state between calls, so calls may overlap.
 
-import { AbortedError, ConfigError, HarnessError, InvalidArgsError, PermissionDeniedError, ToolFailedError } from '../errors.js';
+import { AbortedError, ConfigError, HarnessError, InvalidArgsError, ToolFailedError } from '../errors.js';
+import { networkCall } from './network-call.js';
 import type { JsonSchema } from '../json.js';
 import {
   BINARY_SNIFF_BYTES,
@@ -94,35 +95,21 @@ export function createWebFetchTool(options: WebFetchToolOptions): ToolDefinition
     isConcurrencySafe: true,
     async execute(args, exec) {
       const start = parseHttpUrl(args.url);
-      if (!policy.network) {
-        throw new PermissionDeniedError(
-          `Permission denied: web_fetch needs network access, which this session's policy does not allow. ` +
-            `Ask the user to re-run with --allow-net to let tools reach the network.`,
-        );
-      }
-      if (exec.signal.aborted) throw new AbortedError('web_fetch was aborted before it started.');
-      // One controller for the caller's abort and the deadline, so the error says which one fired.
-      const controller = new AbortController();
-      let timedOut = false;
-      const deadline = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, limits.timeoutMs);
-      const onAbort = (): void => controller.abort();
-      exec.signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        return await fetchText(start, args.raw === true, controller.signal, limits);
-      } catch (error) {
-        if (exec.signal.aborted) throw new AbortedError(`web_fetch of ${start.href} was aborted.`);
-        if (timedOut) {
-          throw new HarnessError('TIMEOUT', `web_fetch of ${start.href} did not finish within ${limits.timeoutMs} ms; try again later or fetch a smaller page.`);
-        }
-        if (error instanceof HarnessError) throw error;
-        throw new ToolFailedError(`web_fetch could not fetch ${start.href}: ${describeNetworkError(error)}.`);
-      } finally {
-        clearTimeout(deadline);
-        exec.signal.removeEventListener('abort', onAbort);
-      }
+      return networkCall(
+        'web_fetch',
+        policy.network,
+        exec,
+        limits.timeoutMs,
+        (signal) => fetchText(start, args.raw === true, signal, limits),
+        (error, end) => {
+          if (end.aborted) return new AbortedError(`web_fetch of ${start.href} was aborted.`);
+          if (end.timedOut) {
+            return new HarnessError('TIMEOUT', `web_fetch of ${start.href} did not finish within ${limits.timeoutMs} ms; try again later or fetch a smaller page.`);
+          }
+          if (error instanceof HarnessError) return error;
+          return new ToolFailedError(`web_fetch could not fetch ${start.href}: ${describeNetworkError(error)}.`);
+        },
+      );
     },
     renderContent(value) {
       const header = `${value.url} (HTTP ${value.status}${value.contentType ? `, ${value.contentType}` : ''})`;

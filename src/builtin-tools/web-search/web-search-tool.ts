@@ -4,7 +4,8 @@
 // backend comes from the config file's `webSearch` (docs/config.md); with none, every call is CONFIG
 // saying how to set one. The key is read from its environment variable when a call runs.
 
-import { AbortedError, ConfigError, HarnessError, InvalidArgsError, PermissionDeniedError } from '../../errors.js';
+import { AbortedError, ConfigError, HarnessError, InvalidArgsError } from '../../errors.js';
+import { networkCall } from '../network-call.js';
 import type { JsonSchema } from '../../json.js';
 import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_SITES, WEB_SEARCH_TIMEOUT_MS } from '../../limits.js';
 import type { WorkspacePolicy } from '../../sandbox/workspace-policy.js';
@@ -116,38 +117,27 @@ export function createWebSearchTool(options: WebSearchToolOptions): ToolDefiniti
       const sites = (args.sites ?? []).map(siteOf);
       if (config === undefined) throw new ConfigError(NO_BACKEND_MESSAGE);
       const backend = backendOf(config, options.env ?? process.env);
-      if (!policy.network) {
-        throw new PermissionDeniedError(
-          `Permission denied: web_search needs network access, which this session's policy does not allow. ` +
-            `Ask the user to re-run with --allow-net to let tools reach the network.`,
-        );
-      }
-      if (exec.signal.aborted) throw new AbortedError('web_search was aborted before it started.');
-      const controller = new AbortController();
-      let timedOut = false;
-      const deadline = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      const onAbort = (): void => controller.abort();
-      exec.signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        const hits = await backend.search({ query, count, sites }, controller.signal);
-        return { query, backend: backend.name, results: boundResults(hits, { count, sites }) };
-      } catch (error) {
-        if (exec.signal.aborted) throw new AbortedError(`web_search was aborted while the ${backend.name} backend answered.`);
-        if (timedOut) {
-          throw new HarnessError(
-            'TIMEOUT',
-            `The ${backend.name} backend at ${backend.endpoint} did not answer within web_search's ${timeoutMs} ms limit ` +
-              `(WEB_SEARCH_TIMEOUT_MS); check that the service is up and reachable, then try again.`,
-          );
-        }
-        throw error instanceof HarnessError ? error : new HarnessError('TOOL_FAILED', `web_search failed: ${(error as Error).message}`);
-      } finally {
-        clearTimeout(deadline);
-        exec.signal.removeEventListener('abort', onAbort);
-      }
+      return networkCall(
+        'web_search',
+        policy.network,
+        exec,
+        timeoutMs,
+        async (signal) => {
+          const hits = await backend.search({ query, count, sites }, signal);
+          return { query, backend: backend.name, results: boundResults(hits, { count, sites }) };
+        },
+        (error, end) => {
+          if (end.aborted) return new AbortedError(`web_search was aborted while the ${backend.name} backend answered.`);
+          if (end.timedOut) {
+            return new HarnessError(
+              'TIMEOUT',
+              `The ${backend.name} backend at ${backend.endpoint} did not answer within web_search's ${timeoutMs} ms limit ` +
+                `(WEB_SEARCH_TIMEOUT_MS); check that the service is up and reachable, then try again.`,
+            );
+          }
+          return error instanceof HarnessError ? error : new HarnessError('TOOL_FAILED', `web_search failed: ${(error as Error).message}`);
+        },
+      );
     },
     renderContent(value) {
       if (value.results.length === 0) return `No results for "${value.query}" (${value.backend}).`;
