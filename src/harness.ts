@@ -130,6 +130,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.runtimePool !== undefined ? { runtimePool: options.runtimePool } : {}),
     ...(options.trustWorkspace === true ? { trustWorkspace: true as const } : {}),
     ...(options.approvalRules !== undefined ? { approvalRules: options.approvalRules } : {}),
+    workspaceTrusted: trusted.workspaceTrusted,
+    env,
   };
   const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 
