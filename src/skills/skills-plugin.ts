@@ -34,7 +34,7 @@ export const skillsPlugin: Plugin<SkillsRowConfig> = {
     const set = loadSkillSet({
       workspace: settings.cwd,
       env: settings.env ?? process.env,
-      trusted: settings.workspaceTrusted?.() ?? settings.trustWorkspace === true,
+      trusted: settings.trustWorkspace === true ? true : () => settings.workspaceTrusted?.() ?? false,
       row: config,
     });
     for (const warning of set.warnings) process.stderr.write(`ptc: warning: ${formatWarning(warning)}\n`);

@@ -159,6 +159,26 @@ describe('skills in the agent', () => {
     expect(stdout).toContain(`pdf-forms  (user)  ${userFile}`);
   });
 
+  it('a workspace .claude/skills folder copied unchanged (with its script) loads with `claude: true` only after trust', async () => {
+    const skillDir = path.join(workspace, '.claude', 'skills', 'pdf-forms');
+    writeSkill(skillDir, PDF_SKILL, { 'scripts/fill.sh': '#!/bin/sh\necho filled "$1"\n' });
+    userConfig('skills:\n  claude: true\n');
+    await agent('standard', [reply.text('Done.')]);
+    expect(requestText(0).system).not.toContain('pdf-forms');
+    await harness!.dispose();
+    harness = undefined;
+    await server!.close();
+
+    const trust = checkWorkspaceTrust(workspace, { env });
+    expect(trust.config.files).toContain(path.join(skillDir, 'scripts', 'fill.sh'));
+    recordTrust(env['PTC_HOME']!, trust.config.workspace, trust.config.digest);
+    await agent('standard', [reply.toolCall('skill', { name: 'pdf-forms' }, 's1'), reply.text('Done.')]);
+    expect(requestText(0).system).toContain('- pdf-forms: Fill in PDF forms');
+    expect(requestText(0).all).not.toContain('4c1e-pdf-body');
+    expect(requestText(1).all).toContain('4c1e-pdf-body');
+    expect(requestText(1).all).toContain(JSON.stringify(path.join(skillDir, 'scripts', 'fill.sh')).slice(1, -1));
+  });
+
   it('read reaches a file beside a loaded user skill, not other files outside the workspace', async () => {
     const skillDir = path.join(root, 'config', 'ptc', 'skills', 'pdf-forms');
     writeSkill(skillDir, PDF_SKILL, { 'reference.md': 'reference marker 9d2b\n' });
