@@ -134,6 +134,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.trustWorkspace === true ? { trustWorkspace: true as const } : {}),
     ...(options.approvalRules !== undefined ? { approvalRules: options.approvalRules } : {}),
     ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}),
+    workspaceTrusted: trusted.workspaceTrusted,
+    env,
   };
   const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 

@@ -7,6 +7,7 @@ import { BINARY_SNIFF_BYTES, DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { describeFsError, looksBinary } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
+import { readRootsOf } from './read-roots.js';
 import { readAllFd } from './safe-fs.js';
 
 export interface ReadArgs {
@@ -71,8 +72,10 @@ export function createReadTool(options: FileToolOptions): ToolDefinition<ReadArg
     outputSchema: READ_OUTPUT_SCHEMA,
     isConcurrencySafe: true,
     async execute(args, exec) {
-      // The session's spill directory is readable whatever the policy (docs/sessions.md, "Spill").
-      const file = resolver.resolve(args.path, 'read', exec.spill ? { extraReadRoots: [exec.spill.dir] } : {});
+      // The session's spill directory is readable whatever the policy (docs/sessions.md, "Spill"), and
+      // so are the loaded skills' folders (docs/skills.md, "Files beside a skill").
+      const extraReadRoots = [...(exec.spill ? [exec.spill.dir] : []), ...readRootsOf(options.policy)];
+      const file = resolver.resolve(args.path, 'read', extraReadRoots.length > 0 ? { extraReadRoots } : {});
       let text: string;
       try {
         ({ text } = await loadTextFile(file, 'read'));

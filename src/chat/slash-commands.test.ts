@@ -42,3 +42,26 @@ describe('completeLine', () => {
     expect(completeLine('/clear x', control)).toEqual([[], 'x']);
   });
 });
+
+describe('/skills', () => {
+  it('lists the skills with the file that wins, and shows one body', async () => {
+    const { default: os } = await import('node:os');
+    const { default: fs } = await import('node:fs');
+    const { default: path } = await import('node:path');
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-slash-skills-'));
+    const printed: string[] = [];
+    const control = { cwd, print: (lines: readonly string[]) => printed.push(...lines) } as unknown as ChatControl;
+    try {
+      const list = parseLine('/skills');
+      expect(list.kind).toBe('command');
+      if (list.kind === 'command') await list.command.run(list.args, control);
+      expect(printed.some((l) => /^writing-ptc-programs {2}\(shipped\) {2}\/.*SKILL\.md$/.test(l))).toBe(true);
+      printed.length = 0;
+      const show = parseLine('/skills writing-ptc-programs');
+      if (show.kind === 'command') await show.command.run(show.args, control);
+      expect(printed).toContain('# Writing PTC programs');
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

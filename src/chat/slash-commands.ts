@@ -154,6 +154,16 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run: async (_args, control) => control.print(control.sessionList()),
   },
   {
+    name: 'skills',
+    usage: '[NAME]',
+    summary: 'the skills this workspace loads and which file wins for each, or the body of skill NAME (ptc skills list|show)',
+    run: async (args, control) => {
+      const { runSkillsList, runSkillsShow } = await import('../cli/skills-command.js');
+      const out = args === '' ? await runSkillsList({ cwd: control.cwd, env: process.env, json: false }) : await runSkillsShow(args, { cwd: control.cwd, env: process.env });
+      control.print(`${out.stderr ?? ''}${out.stdout}`.trimEnd().split('\n'));
+    },
+  },
+  {
     name: 'exit',
     usage: '',
     summary: 'end the chat (also /quit, Ctrl-D)',

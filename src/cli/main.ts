@@ -21,6 +21,7 @@ import { evalCommand } from './eval-command.js';
 import { workerCommand } from './worker-command.js';
 import { collect, fraction, integer, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
 import { addGoalOptions, goalFromFlags, type GoalFlags } from './goal-flags.js';
+import { buildSkillsCommand } from './skills-command.js';
 import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
 import { buildUiCommand } from './ui-command.js';
 
@@ -215,6 +216,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   program.addCommand(buildConfigCommand(print));
   program.addCommand(buildUiCommand());
   program.addCommand(buildTrustCommand(print));
+  program.addCommand(buildSkillsCommand(print));
   program.addCommand(evalCommand(print));
   program.addCommand(workerCommand(print));
 

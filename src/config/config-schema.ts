@@ -34,6 +34,15 @@ export const webSearchSchema = z.strictObject({
     .optional(),
 });
 
+/** Which skills load (docs/skills.md, "Configuration"); the project file's values override the user's. */
+export const skillsConfigSchema = z.strictObject({
+  dirs: z.array(z.string().min(1), { error: 'set it to a list of folders of skill folders, e.g. [~/my-skills]' }).optional(),
+  claude: z.boolean({ error: 'set it to true to also read .claude/skills (home and workspace)' }).optional(),
+  agents: z.boolean({ error: 'set it to true to also read .agents/skills (home and workspace)' }).optional(),
+  enabled: z.array(z.string().min(1), { error: 'set it to a list of skill names, e.g. [pdf-forms]' }).optional(),
+  disabled: z.array(z.string().min(1), { error: 'set it to a list of skill names, e.g. [pdf-forms]' }).optional(),
+});
+
 export const configSchema = z.strictObject({
   provider: z.enum(PROVIDERS, { error: `set it to one of ${PROVIDERS.join(', ')}` }).optional(),
   model: z.string({ error: 'set it to a model id, e.g. deepseek-chat or deepseek:deepseek-chat' }).trim().min(1).optional(),
@@ -59,6 +68,7 @@ export const configSchema = z.strictObject({
   mcpServers: mcpConfigSchema.shape.mcpServers.optional(),
   permissions: permissionsSchema.optional(),
   webSearch: webSearchSchema.optional(),
+  skills: skillsConfigSchema.optional(),
 });
 
 export type ConfigValues = z.infer<typeof configSchema>;

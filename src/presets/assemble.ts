@@ -21,6 +21,7 @@ export const SHIPPED_PLUGINS: Readonly<Record<string, (config: unknown) => Plugi
   'tool-presentation': (config: unknown) => toolPresentationPlugin(config) as Plugin<unknown>,
   'creator-tools': async () => (await import('./creator-tools-plugin.js')).creatorToolsPlugin as Plugin<unknown>,
   mcp: async () => (await import('../mcp/client/plugin.js')).mcpPlugin as Plugin<unknown>,
+  skills: async () => (await import('../skills/skills-plugin.js')).skillsPlugin as Plugin<unknown>,
   'python-runtime': async () => (await import('./python-runtime-plugin.js')).pythonRuntimePlugin as Plugin<unknown>,
 });
 

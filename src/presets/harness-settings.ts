@@ -27,6 +27,10 @@ export interface HarnessSettings {
   readonly runtimePool?: ProcessPoolOptions | false;
   /** The library caller trusted the workspace (`trustWorkspace: true`): a subagent's harness uses the same decision (docs/presets.md, "Trust"). */
   readonly trustWorkspace?: true;
+  /** Whether the workspace's own configuration may load (docs/security.md, "Workspace trust"): the `skills` row reads `.ptc/skills` only then. */
+  readonly workspaceTrusted?: () => boolean;
+  /** The environment the harness was created with (`$XDG_CONFIG_HOME` for the user's skills). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** The harness's approval rules (HarnessOptions.approvalRules): a subagent's harness follows the same set. */
   readonly approvalRules?: ApprovalRuleSet;
   /** The config file's `webSearch` (HarnessOptions.webSearch): the web_search tool's backend; a subagent's harness uses the same. */

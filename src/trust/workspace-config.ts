@@ -15,6 +15,7 @@ import { findPackage, isInside, realOrSelf } from '../presets/package-location.j
 import { isModulePath, isPackageName } from '../presets/plugin-module.js';
 import { readPresetFile, type PresetRow } from '../presets/preset-file.js';
 import { listPresets, presetDirectories, type PresetSearch } from '../presets/resolve-preset.js';
+import { WORKSPACE_SKILL_DIRS } from '../skills/skill-dirs.js';
 import { isCodeFile, packageProbes, readModuleImports, resolveImport } from './module-imports.js';
 
 export interface WorkspacePackage {
@@ -32,6 +33,8 @@ export interface WorkspaceConfig {
   readonly configFile?: { readonly file: string; readonly rules: readonly string[]; readonly invalid?: string };
   /** Preset files under `.ptc/presets/`, each with the problem when it does not parse. */
   readonly presets: readonly { readonly file: string; readonly invalid?: string }[];
+  /** The workspace's SKILL.md files (`.ptc/skills`, `.claude/skills`, `.agents/skills`): their text enters the prompt (docs/skills.md). */
+  readonly skills: readonly string[];
   /** Plugin files the workspace's preset rows name (imported on the host). */
   readonly plugins: readonly { readonly file: string; readonly missing: boolean }[];
   readonly packages: readonly WorkspacePackage[];
@@ -184,6 +187,15 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     }
   }
 
+  // Skills: every file of the workspace's skill folders, so a program that writes one asks again (docs/skills.md, "Trust").
+  const skills: string[] = [];
+  for (const dir of WORKSPACE_SKILL_DIRS) {
+    for (const file of filesUnder(path.join(root, dir), 4)) {
+      hash(file);
+      if (path.basename(file) === 'SKILL.md') skills.push(file);
+    }
+  }
+
   drain();
 
   const files = [...hashed.keys()].sort();
@@ -200,6 +212,7 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     workspace: root,
     ...(configFile !== undefined ? { configFile } : {}),
     presets,
+    skills,
     plugins: [...plugins].map(([file, missing]) => ({ file, missing })),
     packages: [...packages.values()],
     commands,
@@ -231,6 +244,7 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
       ...c.rules.map((r) => `  rule: ${r}`),
     ]);
   }
+  section('skills (their text enters the prompt; their scripts run only in the sandbox)', config.skills.map(show));
   section('plugin files (imported: they run on the host)', config.plugins.map((p) => `${show(p.file)}${p.missing ? '  (missing)' : ''}`));
   section(
     'packages (imported from the workspace)',
@@ -239,7 +253,7 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
   section('MCP server commands (started on the host)', config.commands.map((c) => c.replace(config.workspace + path.sep, '')));
   section('modules those import, and the files of workspace packages (imported: they run on the host)', config.imported.map(show));
   section('computed imports (not followed: what they load is the trusted code\'s own choice)', config.computed.map(show));
-  const listed = new Set([...(config.configFile ? [config.configFile.file] : []), ...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file), ...config.imported]);
+  const listed = new Set([...(config.configFile ? [config.configFile.file] : []), ...config.skills, ...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file), ...config.imported]);
   section('other files in the digest', config.files.filter((f) => !listed.has(f)).map(show));
   out.push(`  digest ${config.digest}`);
   return out.join('\n');

@@ -55,6 +55,10 @@ interface ToolArgsMap {
     /** Number of lines to return. Default 2000. */
     limit?: number;
   };
+  "skill": {
+    /** The skill's name, as listed under "Skills" in the system prompt. */
+    name: string;
+  };
   "task": {
     /** A short label for the task (3-6 words), shown in logs and progress. */
     description: string;
@@ -177,6 +181,17 @@ interface ToolOutputMap {
     /** True when lines after endLine were not returned. */
     truncated: boolean;
   };
+  "skill": {
+    name: string;
+    /** The skill's folder (absolute); relative paths in the body are relative to it. */
+    dir: string;
+    /** The skill's instructions (SKILL.md without its front matter). */
+    body: string;
+    /** Absolute paths of the files beside SKILL.md, readable with `read`. */
+    files: string[];
+    /** Files not listed (past the limit). */
+    moreFiles: number;
+  };
   "task": string;
   "todo": {
     /** The list as now kept. */
@@ -232,6 +247,8 @@ declare const tools: {
   "grep"(args: ToolArgsMap["grep"]): Promise<ToolOutputMap["grep"]>;
   /** Read a text file. Shows its lines numbered like `cat -n` (line number, tab, text; lines longer than 2000 characters shortened); the value's `content` holds the raw text of those lines. Returns at most 2000 lines from `offset`; when more remain, the result says which offset to continue with. Directories, binary files and files over 10 MiB are refused: use glob or grep for those. */
   "read"(args: ToolArgsMap["read"]): Promise<ToolOutputMap["read"]>;
+  /** Load a skill by name: returns its instructions (follow them) and the absolute paths of the files beside it, which `read` can open. The skills available are listed under "Skills" in the system prompt. */
+  "skill"(args: ToolArgsMap["skill"]): Promise<ToolOutputMap["skill"]>;
   /** Hand a self-contained task to a subagent and get its final answer back as text. The subagent starts fresh: it sees only `prompt`, not this conversation, so say everything it needs (files, goal, what to report). It works in the same workspace under the same sandbox policy, with its own tools (`preset`, default ptc: it writes TypeScript programs) and its own session log. Use it for searches or investigations whose details you do not need in your own context. `description` is a short label (3-6 words). Subagents cannot start subagents. */
   "task"(args: ToolArgsMap["task"]): Promise<ToolOutputMap["task"]>;
   /** Keep your plan for the task as a checklist the user can follow. Send the whole list every time (it replaces the previous one): each item has `content` and `status` (pending, in_progress or completed). Keep at most one item in_progress: mark it before you start on it and completed as soon as it is done. Use it for tasks of several steps; skip it for a single quick action. */

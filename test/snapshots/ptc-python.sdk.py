@@ -170,6 +170,23 @@ class ReadOutput(TypedDict):
     truncated: bool
 
 
+class SkillArgs(TypedDict):
+    # The skill's name, as listed under "Skills" in the system prompt.
+    name: str
+
+
+class SkillOutput(TypedDict):
+    name: str
+    # The skill's folder (absolute); relative paths in the body are relative to it.
+    dir: str
+    # The skill's instructions (SKILL.md without its front matter).
+    body: str
+    # Absolute paths of the files beside SKILL.md, readable with `read`.
+    files: List[str]
+    # Files not listed (past the limit).
+    moreFiles: int
+
+
 class TaskArgs(TypedDict):
     # A short label for the task (3-6 words), shown in logs and progress.
     description: str
@@ -272,6 +289,10 @@ class Tools:
 
     async def read(self, args: ReadArgs, /) -> ReadOutput:
         """Read a text file. Shows its lines numbered like `cat -n` (line number, tab, text; lines longer than 2000 characters shortened); the value's `content` holds the raw text of those lines. Returns at most 2000 lines from `offset`; when more remain, the result says which offset to continue with. Directories, binary files and files over 10 MiB are refused: use glob or grep for those."""
+        ...
+
+    async def skill(self, args: SkillArgs, /) -> SkillOutput:
+        """Load a skill by name: returns its instructions (follow them) and the absolute paths of the files beside it, which `read` can open. The skills available are listed under "Skills" in the system prompt."""
         ...
 
     async def task(self, args: TaskArgs, /) -> str:

@@ -1,0 +1,89 @@
+// The `skill` tool (docs/skills.md, "Loading a skill"): the body of one skill by name, with the
+// absolute paths of the files beside its SKILL.md (readable with `read`; scripts run through `bash`
+// or a program, in the sandbox).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolFailedError } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
+import type { JsonSchema } from '../json.js';
+import { MAX_SKILL_FILES_DEPTH, MAX_SKILL_FILES_LISTED } from '../limits.js';
+import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { SKILL_FILE_NAME, type SkillFile } from './skill-file.js';
+
+export const SKILL_TOOL_NAME = 'skill';
+
+export type SkillArgs = { name: string };
+export type SkillOutput = { name: string; dir: string; body: string; files: string[]; moreFiles: number };
+
+const INPUT_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string', minLength: 1, description: 'The skill\'s name, as listed under "Skills" in the system prompt.' } },
+  required: ['name'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+const OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    dir: { type: 'string', description: 'The skill\'s folder (absolute); relative paths in the body are relative to it.' },
+    body: { type: 'string', description: 'The skill\'s instructions (SKILL.md without its front matter).' },
+    files: { type: 'array', items: { type: 'string' }, description: 'Absolute paths of the files beside SKILL.md, readable with `read`.' },
+    moreFiles: { type: 'integer', description: 'Files not listed (past the limit).' },
+  },
+  required: ['name', 'dir', 'body', 'files', 'moreFiles'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export function createSkillTool(skills: readonly SkillFile[]): ToolDefinition<SkillArgs, SkillOutput> {
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  return defineTool<SkillArgs, SkillOutput>({
+    name: SKILL_TOOL_NAME,
+    description:
+      'Load a skill by name: returns its instructions (follow them) and the absolute paths of the files beside it, ' +
+      'which `read` can open. The skills available are listed under "Skills" in the system prompt.',
+    inputSchema: INPUT_SCHEMA,
+    outputSchema: OUTPUT_SCHEMA,
+    isConcurrencySafe: true,
+    // The shipped skill's name: the schema stays the same whatever skills a user has.
+    examples: [{ name: 'writing-ptc-programs' }],
+    execute(args) {
+      const skill = byName.get(args.name);
+      if (skill === undefined) {
+        const names = [...byName.keys()];
+        throw new ToolFailedError(
+          `No skill named ${JSON.stringify(args.name)}.${didYouMean(args.name, names)} ` +
+            `Call skill with one of: ${names.join(', ') || '(none loaded)'}.`,
+        );
+      }
+      const { files, more } = filesBeside(skill.dir);
+      return { name: skill.name, dir: skill.dir, body: skill.body, files, moreFiles: more };
+    },
+  });
+}
+
+/** Regular files under `dir` except its SKILL.md, sorted, bounded; symlinked folders are not entered. */
+export function filesBeside(dir: string): { files: string[]; more: number } {
+  const files: string[] = [];
+  let more = 0;
+  const walk = (current: string, depth: number): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < MAX_SKILL_FILES_DEPTH) walk(full, depth + 1);
+      } else if (entry.isFile() && !(current === dir && entry.name === SKILL_FILE_NAME)) {
+        if (files.length < MAX_SKILL_FILES_LISTED) files.push(full);
+        else more++;
+      }
+    }
+  };
+  walk(dir, 0);
+  return { files, more };
+}
