@@ -56,7 +56,7 @@ describe('shipped presets', () => {
     expect(pinned['minimal']).toMatchObject({ mode: 'native', wire: ['bash', 'str_replace_editor'] });
     expect(pinned['creator']).toMatchObject({
       mode: 'native',
-      wire: ['bash', 'edit', 'glob', 'grep', 'harness_inspect', 'plugin_try', 'preset_write', 'read', 'skill', 'task', 'todo', 'web_fetch', 'write'],
+      wire: ['bash', 'edit', 'glob', 'grep', 'harness_inspect', 'plugin_try', 'preset_write', 'read', 'skill', 'task', 'todo', 'web_fetch', 'web_search', 'write'],
     });
   });
 });
