@@ -9,11 +9,13 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
-import { runAgent, type AgentRunResult } from '../agent/loop.js';
+import { runGoal, type GoalRunResult } from '../agent/goal.js';
+import { runAgent, type AgentRunOptions, type AgentRunResult } from '../agent/loop.js';
 import { progressLine } from '../agent/progress-text.js';
 import { allowedToolsOf, installApprovals, type ApprovalPolicy } from '../approvals/approvals.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
 import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/commands.js';
+import { goalProgressLine } from '../cli/goal-output.js';
 import { ConfigError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
 import { resolveModel, type ResolvedModel } from '../llm/index.js';
@@ -91,6 +93,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
   ensureSessionDir(dir);
   let session: OpenSession | undefined;
+  /** Set by `/goal`: the loop runs it as the next turn. */
+  let pendingGoal: string | undefined;
   if (options.resume !== undefined || options.continueLatest === true) {
     const continued = continueSession(dir, options.resume ?? latestSessionIn(dir, cwd));
     session = { writer: continued.writer, history: continued.events };
@@ -255,6 +259,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (result.failure !== undefined) lines.push(`the summary failed, nothing of it applied: ${result.failure}`);
       return lines.length > 0 ? lines : ['Nothing to compact: no old results to prune.'];
     },
+    startGoal: (objective) => {
+      pendingGoal = objective;
+    },
     resumeSession: async (idOrPrefix) => {
       const open = session;
       const target = idOrPrefix ?? latestOtherSession(dir, cwd, open?.writer.sessionId);
@@ -292,8 +299,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
         } catch (error) {
           err(`ptc: ${error instanceof Error ? error.message : String(error)}\n`);
         }
-        continue;
+        if (pendingGoal === undefined) continue;
       }
+      // A message is one turn; `/goal` runs rounds of turns until the goal is met or a budget runs out.
+      const goal = pendingGoal;
+      pendingGoal = undefined;
       if (session === undefined) session = { writer: startSession({ dir }) };
       const open = session;
       const turnModel = model;
@@ -301,13 +311,13 @@ export async function runChat(options: ChatOptions): Promise<number> {
       const printer = createAnswerPrinter(options.output, renderer !== undefined ? { render: renderer } : printMode === 'escape' ? 'escape' : 'raw', () => columnsOf(options.output));
       turn = new AbortController();
       let result: AgentRunResult;
+      let goalResult: GoalRunResult | undefined;
       try {
-        result = await runAgent({
+        const turnOptions: Omit<AgentRunOptions, 'task'> = {
           scope: harness.ctx,
           cwd,
           preset: harness.preset.name,
           model: turnModel,
-          task: parsed.text,
           sink: open.writer,
           sessionId: open.writer.sessionId,
           sessionDir: dir,
@@ -325,7 +335,21 @@ export async function runChat(options: ChatOptions): Promise<number> {
             if (event.kind === 'sub-call-end' || event.kind === 'tool-end') printDiffs(event.id);
           },
           onRetry: (r) => err(`retrying in ${r.delayMs} ms: ${r.message}\n`),
-        });
+        };
+        if (goal !== undefined) {
+          goalResult = await runGoal({
+            ...turnOptions,
+            goal: { objective: goal },
+            onGoalEvent: (event) => {
+              printer.end();
+              err(`${goalProgressLine(event)}\n`);
+            },
+          });
+          // No round ran (stopped before the first): an aborted turn with nothing in it.
+          result = goalResult.last ?? { reason: 'aborted', text: '', steps: 0, usage: goalResult.usage };
+        } else {
+          result = await runAgent({ ...turnOptions, task: parsed.kind === 'message' ? parsed.text : '' });
+        }
       } finally {
         turn = undefined;
         printer.end();
@@ -336,7 +360,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
       else if (result.reason === 'error') err(`ptc: ${result.error ?? 'the model request failed'}\n`);
       // The next turn's history is the log as written: what `sessions show --request` would rebuild.
       open.history = readSession(open.writer.file).events;
-      tally.add(turnModel.label, turnModel.modelId, result.usage);
+      tally.add(turnModel.label, turnModel.modelId, goalResult?.usage ?? result.usage);
+      if (goalResult !== undefined && goalResult.outcome === 'aborted') err('(goal stopped; /goal again starts a new one, ptc run --continue goes on with this one)\n');
       meter = lastRequestMeterOf(open.history) ?? meter;
       const total = tally.total();
       const status = statusLineText({

@@ -41,6 +41,8 @@ export interface ChatControl {
   sessionList(): string[];
   /** Closes the open session; the next message starts a new one. */
   clearSession(): Promise<void>;
+  /** Runs a goal on `objective` (docs/goals.md) as the next turn, right after this command. */
+  startGoal(objective: string): void;
   /** Compacts the open session now (docs/compaction.md), giving `focus` most room in the summary; lines to print. */
   compact(focus: string): Promise<string[]>;
   /** Continues session `idOrPrefix` (default: the latest of this workspace other than the open one); throws when it cannot. */
@@ -126,6 +128,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const changes = control.changes.list();
       if (changes.length === 0) return control.print(['No file changes in this session yet.']);
       control.print(changes.flatMap((c) => renderUnifiedDiff(displayPath(control.cwd, c.path), c.oldText, c.newText, { color: control.color, maxLines: Number.MAX_SAFE_INTEGER })));
+    },
+  },
+  {
+    name: 'goal',
+    usage: 'OBJECTIVE',
+    summary: 'work in rounds until the model claims OBJECTIVE done with goal_done (check commands and budgets: ptc run --goal)',
+    run: async (args, control) => {
+      if (args === '') return control.print(['ptc: /goal takes the objective, e.g. /goal make the tests in test/ pass']);
+      control.startGoal(args);
     },
   },
   {
