@@ -16,7 +16,7 @@ import { allowedToolsOf, installApprovals, type ApprovalPolicy } from '../approv
 import { todoProgressText } from '../builtin-tools/todo.js';
 import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/commands.js';
 import { goalProgressLine } from '../cli/goal-output.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, HarnessError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
 import { resolveModel, type ResolvedModel } from '../llm/index.js';
 import { KNOWN_MODELS } from '../llm/model-catalog.js';
@@ -350,6 +350,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
         } else {
           result = await runAgent({ ...turnOptions, task: parsed.kind === 'message' ? parsed.text : '' });
         }
+      } catch (error) {
+        // A request that cannot fit the window ends the turn (logged), not the conversation: the
+        // person can /compact, /clear or switch to a model with a larger window (docs/compaction.md).
+        if (!(error instanceof HarnessError) || error.code !== 'CONTEXT') throw error;
+        result = { reason: 'error', text: '', steps: 0, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, error: `${error.message} In this chat: /compact, or /clear for a new session.` };
       } finally {
         turn = undefined;
         printer.end();

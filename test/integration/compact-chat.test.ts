@@ -82,3 +82,42 @@ describe('/compact in chat', () => {
     expect(events.some((e) => e.type === 'tool/result' && e.content.includes('file 0: abcdefghij'))).toBe(true);
   }, 120_000);
 });
+
+describe('a request that cannot fit, in chat', () => {
+  it('ends the turn with CONTEXT and what to do, and the conversation goes on', async () => {
+    const chatty = Array.from({ length: 20 }, (_, i) => reply.toolCalls([{ name: 'glob', args: { pattern: '*.none' } }], { text: `step ${i} ${'y'.repeat(2_500)}` }));
+    server = await startScriptedOpenAIServer([...chatty, reply.text('unused')], {
+      // Every summary request fails, so compaction cannot make the request fit.
+      respond: (body) => (body.tools === undefined ? reply.error(503) : undefined),
+    });
+    const input = new PassThrough();
+    const errors: string[] = [];
+    const errorOutput = new PassThrough();
+    errorOutput.on('data', (d: Buffer) => errors.push(d.toString()));
+    const output = new PassThrough();
+    output.resume();
+    const done = runChat({
+      cwd: workspace,
+      preset: 'standard',
+      sandbox: 'auto',
+      baseUrl: server.baseUrl,
+      model: 'scripted',
+      contextWindow: 9_000,
+      sessionDir: sessions,
+      approve: 'never',
+      env: { HOME: workspace },
+      input,
+      output,
+      errorOutput,
+    });
+    const waitFor = (pattern: RegExp) => waitUntil(`${pattern} on stderr`, () => pattern.test(errors.join('')), 60_000);
+    input.write('Think.\n');
+    await waitFor(/context window of 9000 tokens[\s\S]*\/compact, or \/clear/);
+    // Still a conversation: a command answers.
+    input.write('/cost\n');
+    await waitFor(/scripted/);
+    input.end();
+    expect(await done).toBe(0);
+    expect(errors.join('')).not.toMatch(/\n\s+at /);
+  }, 90_000);
+});
