@@ -6,11 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runChat } from '../../src/chat/run-chat.js';
 import { listSessionFiles, readSession } from '../../src/session/index.js';
-import { waitUntil } from '../helpers/wait-until.js';
+import { startPipeChat } from '../helpers/pipe-chat.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 
 let workspace: string;
@@ -39,13 +37,7 @@ describe('/compact in chat', () => {
         },
       },
     );
-    const input = new PassThrough();
-    const errors: string[] = [];
-    const errorOutput = new PassThrough();
-    errorOutput.on('data', (d: Buffer) => errors.push(d.toString()));
-    const output = new PassThrough();
-    output.resume();
-    const done = runChat({
+    const { input, done, waitFor } = startPipeChat({
       cwd: workspace,
       preset: 'standard',
       sandbox: 'auto',
@@ -55,11 +47,7 @@ describe('/compact in chat', () => {
       sessionDir: sessions,
       approve: 'never',
       env: { HOME: workspace },
-      input,
-      output,
-      errorOutput,
     });
-    const waitFor = (pattern: RegExp) => waitUntil(`${pattern} on stderr`, () => pattern.test(errors.join('')), 60_000);
     input.write('Read the files.\n');
     await waitFor(/── preset/);
     input.write('/compact what the files hold\n');
@@ -90,13 +78,7 @@ describe('a request that cannot fit, in chat', () => {
       // Every summary request fails, so compaction cannot make the request fit.
       respond: (body) => (body.tools === undefined ? reply.error(503) : undefined),
     });
-    const input = new PassThrough();
-    const errors: string[] = [];
-    const errorOutput = new PassThrough();
-    errorOutput.on('data', (d: Buffer) => errors.push(d.toString()));
-    const output = new PassThrough();
-    output.resume();
-    const done = runChat({
+    const { input, done, stderr, waitFor } = startPipeChat({
       cwd: workspace,
       preset: 'standard',
       sandbox: 'auto',
@@ -106,11 +88,7 @@ describe('a request that cannot fit, in chat', () => {
       sessionDir: sessions,
       approve: 'never',
       env: { HOME: workspace },
-      input,
-      output,
-      errorOutput,
     });
-    const waitFor = (pattern: RegExp) => waitUntil(`${pattern} on stderr`, () => pattern.test(errors.join('')), 60_000);
     input.write('Think.\n');
     await waitFor(/context window of 9000 tokens[\s\S]*\/compact, or \/clear/);
     // Still a conversation: a command answers.
@@ -118,6 +96,6 @@ describe('a request that cannot fit, in chat', () => {
     await waitFor(/scripted/);
     input.end();
     expect(await done).toBe(0);
-    expect(errors.join('')).not.toMatch(/\n\s+at /);
+    expect(stderr()).not.toMatch(/\n\s+at /);
   }, 90_000);
 });

@@ -6,11 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runChat } from '../../src/chat/run-chat.js';
 import { listSessionFiles, readSession } from '../../src/session/index.js';
-import { waitUntil } from '../helpers/wait-until.js';
+import { startPipeChat } from '../helpers/pipe-chat.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 
 let workspace: string;
@@ -33,13 +31,7 @@ describe('/goal in chat', () => {
       reply.toolCall('goal_done', { evidence: 'note.txt says done' }),
       reply.text('The goal is met.'),
     ]);
-    const input = new PassThrough();
-    const errors: string[] = [];
-    const errorOutput = new PassThrough();
-    errorOutput.on('data', (d: Buffer) => errors.push(d.toString()));
-    const output = new PassThrough();
-    output.resume();
-    const done = runChat({
+    const { input, done, stderr, waitFor } = startPipeChat({
       cwd: workspace,
       preset: 'standard',
       sandbox: 'auto',
@@ -48,11 +40,7 @@ describe('/goal in chat', () => {
       sessionDir: sessions,
       approve: 'never',
       env: { HOME: workspace },
-      input,
-      output,
-      errorOutput,
     });
-    const waitFor = (pattern: RegExp) => waitUntil(`${pattern} on stderr`, () => pattern.test(errors.join('')), 60_000);
     input.write('/goal\n');
     await waitFor(/\/goal takes the objective/);
     input.write('/goal write the note\n');
@@ -61,7 +49,7 @@ describe('/goal in chat', () => {
     input.end();
     expect(await done).toBe(0);
 
-    const text = errors.join('');
+    const text = stderr();
     expect(text).toContain('goal: write the note');
     expect(text).toMatch(/goal round 1: \d+ round\(s\) left/);
     // The bare /goal reached no model; the goal's three model requests did.
