@@ -10,6 +10,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runPtc, type PtcRun } from '../helpers/run-ptc.js';
 import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 import { hasTmux, TmuxTerminal } from '../helpers/tmux-terminal.js';
 
@@ -38,16 +39,8 @@ afterEach(async () => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-function ptc(args: string[], options: { input?: string; extraEnv?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: workspace, env: { ...env, ...options.extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+function ptc(args: string[], options: { input?: string; extraEnv?: Record<string, string> } = {}): Promise<PtcRun> {
+  return runPtc(args, { cwd: workspace, env: { ...env, ...options.extraEnv }, ...(options.input !== undefined ? { input: options.input } : {}) });
 }
 
 async function scripted(script: ScriptedReply[]): Promise<ScriptedServer> {

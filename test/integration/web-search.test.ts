@@ -3,18 +3,15 @@
 // the standard preset and as `tools.web_search` from a sandboxed program; the backends are loopback
 // servers speaking SearXNG's and Brave's formats (test/helpers/search-servers.ts).
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness } from '../../src/harness.js';
+import { runPtc, type PtcRun } from '../helpers/run-ptc.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 import { BRAVE_GOOD_KEY, startBrave, startSearxng, type SearchServer } from '../helpers/search-servers.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
 
 let searxng: SearchServer;
 let brave: SearchServer;
@@ -44,16 +41,8 @@ afterEach(async () => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-function ptc(args: string[], options: { input?: string; extraEnv?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: workspace, env: { ...env, ...options.extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+function ptc(args: string[], options: { input?: string; extraEnv?: Record<string, string> } = {}): Promise<PtcRun> {
+  return runPtc(args, { cwd: workspace, env: { ...env, ...options.extraEnv }, ...(options.input !== undefined ? { input: options.input } : {}) });
 }
 
 /** A program that returns the search's value, or the code and message of its ToolCallError. */
