@@ -7,10 +7,16 @@ const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 describe('createMarkdownRenderer', () => {
   let renderer: MarkdownRenderer;
   beforeAll(async () => {
-    // The renderer's colour library decides its colour level when it loads, from the environment
-    // (a test's stdout is no terminal): ask for colour before loading it, as a terminal would get.
-    process.env['FORCE_COLOR'] = '1';
-    renderer = (await import('./markdown-render.js')).createMarkdownRenderer(80);
+    // The chat decides colour; the colour library under the renderer reads the environment when it
+    // loads and would say none (as under CI=1). Colour must come out regardless.
+    const before = process.env['FORCE_COLOR'];
+    process.env['FORCE_COLOR'] = '0';
+    try {
+      renderer = (await import('./markdown-render.js')).createMarkdownRenderer(80);
+    } finally {
+      if (before === undefined) delete process.env['FORCE_COLOR'];
+      else process.env['FORCE_COLOR'] = before;
+    }
   });
 
   it('renders headings, emphasis, lists, links and code without the markdown marks', () => {

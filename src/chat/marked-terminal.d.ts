@@ -9,6 +9,8 @@ declare module 'marked-terminal' {
     readonly tab?: number;
     readonly emoji?: boolean;
     readonly showSectionPrefix?: boolean;
+    /** Style of an element: its rendered text in, the text with its escape sequences out. */
+    readonly [element: string]: ((text: string) => string) | number | boolean | undefined;
   }
 
   export function markedTerminal(options?: TerminalRendererOptions, highlightOptions?: Record<string, unknown>): MarkedExtension;
