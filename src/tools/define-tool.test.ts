@@ -219,6 +219,7 @@ describe('the package root', () => {
     const tools = registry();
     tools.register(tool);
     expect((await tools.execute('from_root', {})).value).toBe(4);
-    expect(root.schemaDialect({ $schema: 'http://json-schema.org/draft-07/schema#' }, 'x')).toBe('draft-07');
+    const toolsEntry = await import('../exports/tools.js');
+    expect(toolsEntry.schemaDialect({ $schema: 'http://json-schema.org/draft-07/schema#' }, 'x')).toBe('draft-07');
   });
 });

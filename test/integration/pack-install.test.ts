@@ -153,6 +153,25 @@ describe.skipIf(npmMissing)('npm pack, installed into a fresh project and a glob
     expect(JSON.parse(exec.stdout)).toEqual(['note.txt']);
   });
 
+  it("imports the root and every subpath entry from the installed package, each with what its area needs", () => {
+    const install = installs.find((i) => i.where === 'a fresh project')!;
+    const project = path.dirname(path.dirname(path.dirname(install.bin)));
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const entries = Object.keys(manifest.exports).map((key) => (key === '.' ? 'ptc-harness' : `ptc-harness/${key.slice(2)}`));
+    const probe = [
+      `const entries = ${JSON.stringify(entries)};`,
+      'const out = {};',
+      'for (const entry of entries) out[entry] = Object.keys(await import(entry)).length;',
+      'console.log(JSON.stringify(out));',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: project, encoding: 'utf8', timeout: RUN_TIMEOUT_MS, env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: home } });
+    expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const counts = JSON.parse(run.stdout) as Record<string, number>;
+    expect(Object.keys(counts).sort()).toEqual([...entries].sort());
+    for (const entry of entries) expect(counts[entry], entry).toBeGreaterThan(0);
+    expect(entries).toEqual(expect.arrayContaining(['ptc-harness/mcp', 'ptc-harness/eval', 'ptc-harness/ui', 'ptc-harness/acp', 'ptc-harness/ai-sdk']));
+  });
+
   it('installs no queue packages; ptc worker then says how to add them (CONFIG, exit 2), with no stack trace', () => {
     const install = installs.find((i) => i.where === 'a fresh project')!;
     expect(fs.existsSync(path.join(path.dirname(path.dirname(install.bin)), 'bullmq'))).toBe(false);

@@ -1,0 +1,5 @@
+// `ptc-harness/sessions`: the session log (JSONL files): writing, reading, listing, continuing and
+// removing sessions, and the spill store for large tool results (docs/sessions.md).
+
+export * from '../session/index.js';
+export { createSpillStore, createTempSpillStore, spillPreview, spillToolResult, type SpillRef, type SpillStore, type SpillStoreOptions, type SpillStream, type SpilledResult } from '../tools/index.js';
