@@ -2,8 +2,9 @@
 // and queued runs, their results and summaries, and the M3ToolEval suite.
 
 export * from '../eval/runner.js';
-export { runQueuedEval, readQueuedRunSettings, type QueuedEvalOptions, type QueuedEvalOutcome } from '../eval/queue/queued-eval.js';
-export { startQueueWorker, type QueueWorkerHandle, type QueueWorkerOptions, type WorkerTally } from '../eval/queue/worker.js';
+export { runQueuedEval, readQueuedRunSettings, startQueueWorker } from '../eval/queue/lazy-queue.js';
+export type { QueuedEvalOptions, QueuedEvalOutcome } from '../eval/queue/queued-eval.js';
+export type { QueueWorkerHandle, QueueWorkerOptions, WorkerTally } from '../eval/queue/worker.js';
 export { parseRedisUrl, type RedisTarget } from '../eval/queue/redis-url.js';
 export { appendResult, readResults, RESULTS_FILE, type TaskResult } from '../eval/results.js';
 export { aggregate, renderSummary, writeSummary, type Aggregate } from '../eval/summary.js';
