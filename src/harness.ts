@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createContext, type Context } from './context/context.js';
 import { ConfigError, HarnessError } from './errors.js';
 import { assembleRows, type LoadedRow, type PackageBase } from './presets/assemble.js';
+import { SHIPPED_ROWS } from './presets/shipped-rows.js';
 import type { HarnessSettings } from './presets/harness-settings.js';
 import { nodeRuntimePlugin } from './presets/node-runtime-plugin.js';
 import type { PresetFile, PresetRow } from './presets/preset-file.js';
@@ -142,10 +143,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const ctx = createContext();
   ctx.provide('tools', new ToolRuntime(ctx));
   ctx.provide('harness', settings);
+  ctx.provide('rowKinds', SHIPPED_ROWS);
   if (options.approvalRules !== undefined) installApprovalRules(ctx, options.approvalRules, policy.cwd);
   let loaded: LoadedRow[];
   try {
-    loaded = await assembleRows(ctx, rows, { workspace: policy.cwd, packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted) });
+    loaded = await assembleRows(ctx, rows, { kinds: SHIPPED_ROWS, workspace: policy.cwd, packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted) });
   } catch (error) {
     await ctx.dispose().catch(() => {});
     throw error;

@@ -4,26 +4,9 @@
 
 import type { Context, Plugin, PluginHandle } from '../context/context.js';
 import { ConfigError } from '../errors.js';
-import { builtinToolsPlugin } from './builtin-tools-plugin.js';
-import { nodeRuntimePlugin } from './node-runtime-plugin.js';
 import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
-import { toolPresentationPlugin } from './tool-presentation-plugin.js';
-
-/**
- * Shipped row names -> the plugin for a row's config. The rows most presets have are imported with
- * this module; the others (MCP, the creator's tools, Python) when a preset names them, so a command
- * loads none of their modules otherwise (bench/cli-start.ts counts them).
- */
-export const SHIPPED_PLUGINS: Readonly<Record<string, (config: unknown) => Plugin<unknown> | Promise<Plugin<unknown>>>> = Object.freeze({
-  'builtin-tools': () => builtinToolsPlugin as Plugin<unknown>,
-  'node-runtime': () => nodeRuntimePlugin as Plugin<unknown>,
-  'tool-presentation': (config: unknown) => toolPresentationPlugin(config) as Plugin<unknown>,
-  'creator-tools': async () => (await import('./creator-tools-plugin.js')).creatorToolsPlugin as Plugin<unknown>,
-  mcp: async () => (await import('../mcp/client/plugin.js')).mcpPlugin as Plugin<unknown>,
-  skills: async () => (await import('../skills/skills-plugin.js')).skillsPlugin as Plugin<unknown>,
-  'python-runtime': async () => (await import('./python-runtime-plugin.js')).pythonRuntimePlugin as Plugin<unknown>,
-});
+import { rowKindOf, type RowKinds } from './row-kind.js';
 
 /** Which service a row waits for -> the row that provides it, for the "unavailable" hint. */
 const PROVIDERS: Readonly<Record<string, string>> = { ptcRuntime: 'node-runtime' };
@@ -45,6 +28,8 @@ export interface PackageBase {
 }
 
 export interface AssembleOptions {
+  /** What the shipped row names stand for (shipped-rows.ts); other rows are plugin files or packages. */
+  readonly kinds: RowKinds;
   /** Where package-name rows are resolved from, unless `packageBase` says otherwise for a row. */
   readonly workspace: string;
   /** Per row: where its package resolves from; default `{ from: workspace }`. */
@@ -107,23 +92,23 @@ export async function assembleRows(ctx: Context, rows: readonly PresetRow[], opt
 }
 
 async function resolveRow(row: PresetRow, options: AssembleOptions): Promise<{ plugin: Plugin<unknown>; source?: string }> {
-  const shipped = Object.hasOwn(SHIPPED_PLUGINS, row.name) ? SHIPPED_PLUGINS[row.name] : undefined;
-  if (shipped) return { plugin: await shipped(row.config) };
+  const kind = rowKindOf(options.kinds, row.name);
+  if (kind) return { plugin: await kind.load(row.config) };
   try {
     if (isModulePath(row.name)) return await loadPluginFile(row.name, row.baseDir);
     if (isPackageName(row.name)) {
       const base = options.packageBase?.(row) ?? { from: options.workspace };
-      return await loadPluginPackage(row.name, base.from, UNKNOWN_HINT, base.untrustedWorkspace);
+      return await loadPluginPackage(row.name, base.from, unknownHint(options.kinds), base.untrustedWorkspace);
     }
   } catch (error) {
     throw new ConfigError(`${describeRow(row)}: ${firstLine(error)}`);
   }
-  throw new ConfigError(`${describeRow(row)}: unknown plugin; ${UNKNOWN_HINT}.`);
+  throw new ConfigError(`${describeRow(row)}: unknown plugin; ${unknownHint(options.kinds)}.`);
 }
 
-const UNKNOWN_HINT =
-  `use a shipped plugin (${Object.keys(SHIPPED_PLUGINS).join(', ')}), ` +
-  'a path to a plugin file (./my-plugin.ts, relative to the preset file) or an installed package name';
+function unknownHint(kinds: RowKinds): string {
+  return `use a shipped plugin (${Object.keys(kinds).join(', ')}), a path to a plugin file (./my-plugin.ts, relative to the preset file) or an installed package name`;
+}
 
 /** Config errors span lines (one per problem); other errors keep their first line. */
 function firstLineOrConfig(error: unknown): string {

@@ -141,7 +141,7 @@ export async function tryPlugin(options: PluginTryToolOptions, file: string, con
   const row = { index: 1, name: file, ...(config !== undefined ? { config } : {}), at: 'plugin_try', baseDir: path.dirname(file) };
   let result: Omit<PluginTryResult, 'remaining'>;
   try {
-    const [loaded] = await assembleRows(scope, [row], { workspace: options.settings.cwd });
+    const [loaded] = await assembleRows(scope, [row], { kinds: options.ctx.rowKinds, workspace: options.settings.cwd });
     const added = root.tools.schemas(scope).filter((t) => !toolsBefore.has(t.name));
     result = {
       ok: true,

@@ -18,15 +18,17 @@ import { ConfigError, HarnessError, ToolFailedError } from '../errors.js';
 import { MAX_PRESET_FILE_BYTES } from '../limits.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import { defineTool } from '../tools/types.js';
-import { describeConfigIssues, mcpConfigSchema } from '../mcp/client/config.js';
-import { assembledRows, assembleRows, describeRow, SHIPPED_PLUGINS } from './assemble.js';
+import { assembledRows, assembleRows, describeRow } from './assemble.js';
 import type { HarnessSettings } from './harness-settings.js';
 import { isModulePath, isPackageName, PLUGIN_MODULE_EXTENSIONS } from './plugin-module.js';
 import { parsePresetText, type PresetFile, type PresetRow } from './preset-file.js';
 import { listPresets } from './resolve-preset.js';
+import { rowKindOf, type RowKinds } from './row-kind.js';
 
 export interface PresetWriteToolOptions {
   readonly settings: HarnessSettings;
+  /** The shipped row kinds the harness assembles with (its `rowKinds` service). */
+  readonly kinds: RowKinds;
   /** Where `PTC_HOME` is read to say which preset a new one shadows; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -69,7 +71,7 @@ const presetWriteOutput = z.object({
 export type PresetWriteResult = z.output<typeof presetWriteOutput>;
 
 export function createPresetWriteTool(options: PresetWriteToolOptions) {
-  const { settings } = options;
+  const { settings, kinds } = options;
   const resolver = createPathResolver({ policy: settings.policy });
   return defineTool({
     name: 'preset_write',
@@ -94,9 +96,9 @@ export function createPresetWriteTool(options: PresetWriteToolOptions) {
       // The same parse a load does, positions naming the file it will be.
       const preset = parsePresetText(text, absolute);
       checkPluginPaths(preset, resolver);
-      const unchecked = preset.rows.filter((row) => !runsHere(row));
-      for (const row of unchecked) checkWithoutRunning(row, settings.cwd);
-      const assembled = await tryAssemble(preset.rows.filter(runsHere), unchecked.length > 0, settings);
+      const unchecked = preset.rows.filter((row) => !runsHere(row, kinds));
+      for (const row of unchecked) checkWithoutRunning(row, settings.cwd, kinds);
+      const assembled = await tryAssemble(preset.rows.filter((row) => runsHere(row, kinds)), unchecked.length > 0, settings, kinds);
       const created = await writePresetFile(resolver, relative, text, args.overwrite);
       const shadows = listPresets({ workspace: settings.cwd, ...(options.env ? { env: options.env } : {}) })
         .filter((p) => p.name === args.name && p.origin !== 'workspace')
@@ -134,30 +136,31 @@ function checkPluginPaths(preset: PresetFile, resolver: PathResolver): void {
 }
 
 /**
- * Whether a row is assembled by the check: shipped rows other than `mcp` (our own code, which starts
- * nothing outside the process but a runtime's sandboxed children), and names that are no plugin at
- * all (assembly reports them as unknown).
+ * Whether a row is assembled by the check: shipped rows that start nothing on the host (our own code,
+ * which starts nothing outside the process but a runtime's sandboxed children; not `mcp`), and names
+ * that are no plugin at all (assembly reports them as unknown).
  */
-function runsHere(row: PresetRow): boolean {
-  if (row.name === 'mcp') return false;
-  if (Object.hasOwn(SHIPPED_PLUGINS, row.name)) return true;
+function runsHere(row: PresetRow, kinds: RowKinds): boolean {
+  const kind = rowKindOf(kinds, row.name);
+  if (kind) return kind.hostCommands === undefined;
   return !isModulePath(row.name) && !isPackageName(row.name);
 }
 
-/** What can be known of a row without running it: a module's extension, a package's presence, an mcp row's config. */
-function checkWithoutRunning(row: PresetRow, workspace: string): void {
-  if (row.name !== 'mcp' && isPackageName(row.name) && !isModulePath(row.name)) {
+/** What can be known of a row without running it: a module's extension, a package's presence, a shipped row's config. */
+function checkWithoutRunning(row: PresetRow, workspace: string, kinds: RowKinds): void {
+  const kind = rowKindOf(kinds, row.name);
+  if (kind) {
+    const problems = kind.checkConfig?.(row.config);
+    if (problems !== undefined) throw new ConfigError(`The preset was not written: ${describeRow(row)}: ${problems}.`);
+    return;
+  }
+  if (isPackageName(row.name) && !isModulePath(row.name)) {
     if (!packageInstalled(row.name, workspace)) {
       throw new ConfigError(
         `The preset was not written: ${describeRow(row)}: unknown plugin: no shipped plugin of that name and no package ${JSON.stringify(row.name)} installed in ${workspace}; ` +
-          `use a shipped plugin (${Object.keys(SHIPPED_PLUGINS).join(', ')}), a plugin file path or an installed package name.`,
+          `use a shipped plugin (${Object.keys(kinds).join(', ')}), a plugin file path or an installed package name.`,
       );
     }
-    return;
-  }
-  if (row.name === 'mcp') {
-    const parsed = mcpConfigSchema.safeParse(row.config ?? {});
-    if (!parsed.success) throw new ConfigError(`The preset was not written: ${describeRow(row)}: ${describeConfigIssues(parsed.error)}.`);
     return;
   }
   if (!isModulePath(row.name)) return;
@@ -180,13 +183,14 @@ function packageInstalled(name: string, workspace: string): boolean {
  * message when they do not. A row left waiting for a service is accepted when rows that were not run
  * could provide it (`others`).
  */
-async function tryAssemble(rows: readonly PresetRow[], others: boolean, settings: HarnessSettings): Promise<Pick<PresetWriteResult, 'mode' | 'tools'>> {
+async function tryAssemble(rows: readonly PresetRow[], others: boolean, settings: HarnessSettings, kinds: RowKinds): Promise<Pick<PresetWriteResult, 'mode' | 'tools'>> {
   const ctx = createContext();
   try {
     ctx.provide('tools', new ToolRuntime(ctx));
     ctx.provide('harness', settings);
+    ctx.provide('rowKinds', kinds);
     try {
-      await assembleRows(ctx, rows, { workspace: settings.cwd });
+      await assembleRows(ctx, rows, { kinds, workspace: settings.cwd });
     } catch (error) {
       if (!(others && onlyWaiting(ctx, rows))) throw error;
     }

@@ -8,6 +8,7 @@ import { createHarnessInspectTool } from './creator-inspect.js';
 import { createPluginTryTool } from './creator-plugin-try.js';
 import { createPresetWriteTool } from './creator-preset-write.js';
 import './harness-settings.js';
+import './row-kind.js';
 
 export const CREATOR_TOOL_NAMES = ['harness_inspect', 'plugin_try', 'preset_write'] as const;
 
@@ -21,14 +22,14 @@ export type CreatorToolsConfig = z.infer<typeof creatorToolsConfig>;
 
 export const creatorToolsPlugin: Plugin<CreatorToolsConfig> = {
   name: 'creator-tools',
-  inject: ['tools', 'harness'],
+  inject: ['tools', 'harness', 'rowKinds'],
   config: creatorToolsConfig,
   apply(ctx, config) {
     const settings = ctx.harness;
     const factories = {
       harness_inspect: () => createHarnessInspectTool({ ctx, settings }),
       plugin_try: () => createPluginTryTool({ ctx, settings }),
-      preset_write: () => createPresetWriteTool({ settings }),
+      preset_write: () => createPresetWriteTool({ settings, kinds: ctx.rowKinds }),
     };
     for (const name of config.tools) ctx.tools.register(factories[name]());
   },

@@ -10,7 +10,9 @@ import { projectConfigPath } from '../config/config-paths.js';
 import { readConfigFile } from '../config/load-config-file.js';
 import { ConfigError } from '../errors.js';
 import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES } from '../limits.js';
-import { SHIPPED_PLUGINS } from '../presets/assemble.js';
+import { mcpRowKind } from '../mcp/client/row-kind.js';
+import { rowKindOf } from '../presets/row-kind.js';
+import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
 import { findPackage, isInside, realOrSelf } from '../presets/package-location.js';
 import { isModulePath, isPackageName } from '../presets/plugin-module.js';
 import { readPresetFile, type PresetRow } from '../presets/preset-file.js';
@@ -158,8 +160,8 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     }
     presets.push({ file: location.file });
     for (const row of rows) {
-      if (row.name === 'mcp') commands.push(...mcpCommands(row));
-      else if (Object.hasOwn(SHIPPED_PLUGINS, row.name)) continue;
+      const kind = rowKindOf(SHIPPED_ROWS, row.name);
+      if (kind) commands.push(...(kind.hostCommands?.(row) ?? []));
       else if (isModulePath(row.name)) {
         const file = path.resolve(row.baseDir, row.name);
         const missing = !fs.existsSync(file);
@@ -181,7 +183,7 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
       const loaded = readConfigFile(configPath);
       configFile = { file: configPath, rules: (loaded?.rules ?? []).map((r) => `${r.effect} ${ruleText(r)}`) };
       const servers = loaded?.values.mcpServers ?? {};
-      commands.push(...mcpCommands({ index: 0, name: 'mcp', at: configPath, baseDir: root, config: { mcpServers: servers } }));
+      commands.push(...mcpRowKind.hostCommands!({ index: 0, name: 'mcp', at: configPath, baseDir: root, config: { mcpServers: servers } }));
     } catch (error) {
       configFile = { file: configPath, rules: [], invalid: (error as Error).message.split('\n')[0]! };
     }
@@ -260,26 +262,7 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
 }
 
 function isPackageRow(row: PresetRow): boolean {
-  return !Object.hasOwn(SHIPPED_PLUGINS, row.name) && !isModulePath(row.name) && isPackageName(row.name);
-}
-
-function mcpCommands(row: PresetRow): string[] {
-  const servers = (row.config as { mcpServers?: unknown } | undefined)?.mcpServers;
-  if (typeof servers !== 'object' || servers === null) return [`${row.at} \`mcp\` row: ${JSON.stringify(row.config ?? null)}`];
-  return Object.entries(servers as Record<string, unknown>).map(([name, server]) => {
-    const s = (typeof server === 'object' && server !== null ? server : {}) as { command?: unknown; args?: unknown; url?: unknown };
-    const what =
-      typeof s.command === 'string'
-        ? [s.command, ...(Array.isArray(s.args) ? s.args.map(String) : [])].map(quote).join(' ')
-        : typeof s.url === 'string'
-          ? `http ${s.url}`
-          : JSON.stringify(server);
-    return `${row.at} server \`${name}\`: ${what}`;
-  });
-}
-
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return rowKindOf(SHIPPED_ROWS, row.name) === undefined && !isModulePath(row.name) && isPackageName(row.name);
 }
 
 /** Regular files under `dir`, recursively to `maxDepth`, sorted; symlinked directories are not entered. */
