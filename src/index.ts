@@ -22,8 +22,8 @@ export { BUILTIN_TOOL_CATALOG, builtinToolNames, type BuiltinToolFactory, type B
 export { createFileTools, createGrepTool, type FileToolOptions, type GrepToolOptions } from './builtin-tools/index.js';
 export * from './ptc-runtime/index.js';
 export { createNodeRuntime, RUNTIME_GLOBALS, type NodeRuntime, type NodeRuntimeOptions, type NodeRuntimeLimits, type NodeRuntimePoolOptions } from './ptc-runtime-node/index.js';
-export { planLaunch, type LaunchPlan, type LaunchRequest, type SandboxPolicy } from './sandbox/index.js';
-export { resolveWorkspacePolicy, type WorkspacePolicy, type WorkspacePolicyInput } from './sandbox/workspace-policy.js';
+export { launch, planLaunch, type LaunchOptions, type LaunchPlan, type LaunchRequest, type Launched, type SandboxPolicy } from './sandbox/index.js';
+export { resolveWorkspacePolicy, type WorkspacePolicy, type WorkspacePolicyInput } from './sandbox/index.js';
 export { createRunCodeTool, ProgramFailedError, RUN_CODE_DESCRIPTION, renderRunCodeValue, type PtcDispatchSettle, type PtcDispatchStart, type PtcRunEvent, type RunCodeArgs, type RunCodeValue } from './ptc/run-code.js';
 export { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from './ptc/dispatch-pool.js';
 export { ptcPlugin, type PtcPluginConfig } from './ptc/plugin.js';

@@ -1,5 +1,5 @@
 // One child process that runs programs, for any interpreter: its sandbox launch (through
-// launchConfined), its control channel and stdio, its exit and its cleanup. Started ahead of time by
+// sandbox.launch, docs/sandbox-launch.md), its control channel and stdio, its exit and its cleanup. Started ahead of time by
 // the pool (or on demand); a run attaches a listener once it is ready and, when an in-memory run
 // keeps the process, detaches it again. The language provider says only what to start
 // (ChildCommand). Whatever happens, dispose() kills the whole tree and resolves once none of it can
@@ -16,11 +16,18 @@ import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
 import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
-import { launchConfined, makePrivateDir, type ConfinedProcess, type MemoryMechanism, type SpawnedProcess } from '../sandbox/index.js';
-import { residentBytes } from '../sandbox/proc-tree.js';
-import { clearCachedProbe } from '../sandbox/probe-cache.js';
+import {
+  makePrivateDir,
+  reportStartFailure,
+  residentBytes,
+  type ConfinedProcess,
+  type Launched,
+  type MemoryMechanism,
+  type ProgramStdio,
+  type SpawnedProcess,
+} from '../sandbox/index.js';
 import { decodeSignalExit, describeExit, tailNote, type ChildExit } from './child-exit.js';
-import { planChild, type ChildLaunchOptions } from './child-launch.js';
+import { launchChild, type ChildLaunchOptions } from './child-launch.js';
 import { PhaseRecorder, type RunPhase } from './trace.js';
 
 /** What a run hears from its child. */
@@ -140,24 +147,33 @@ export class ProcessChild {
     // Under bwrap TMPDIR is the sandbox's own size-capped /tmp and nothing is made on the host;
     // elsewhere a dir in the host's private root (uncapped, outside every writable root), named by
     // its owner so a later host can sweep it if this one dies (docs/security.md, "Host-private state").
-    const { plan, stdin: bootstrap } = await planChild(o, () => {
-      if (this.#disposing === undefined) this.#tmpDir = makePrivateDir('run');
-      return this.#tmpDir;
-    });
-    this.#sandbox = { backend: plan.backend, enforced: plan.enforced };
-    if (this.#disposing !== undefined) {
-      plan.release();
-      return;
+    let launched: Launched<ProgramStdio>;
+    try {
+      launched = await launchChild(
+        o,
+        () => {
+          if (this.#disposing === undefined) this.#tmpDir = makePrivateDir('run');
+          return this.#tmpDir;
+        },
+        (report) => {
+          this.#sandbox = report;
+          // Ended while the launch was planned: nothing is spawned.
+          if (this.#disposing !== undefined) throw new EndedBeforeSpawn();
+        },
+      );
+    } catch (error) {
+      if (error instanceof EndedBeforeSpawn) return;
+      throw error;
     }
-    this.#signalExitCodes = plan.signalExitCodes;
-    const confined = await launchConfined(plan, { stdin: bootstrap, maxTasks: o.maxTasks, memoryLimitBytes: o.memoryLimitBytes });
+    this.#signalExitCodes = launched.signalExitCodes;
+    const confined = launched.process;
     this.#trace?.mark('spawned');
     this.#trace?.pid(confined.pid);
     const proc = confined.child;
     this.#confined = confined;
     this.#proc = proc;
     proc.on('error', (error: Error) => {
-      this.#failReady(new RuntimeUnavailableError(`Could not start ${o.texts.start} (${plan.command}): ${error.message}`));
+      this.#failReady(new RuntimeUnavailableError(`Could not start ${o.texts.start} (${launched.spawned}): ${error.message}`));
       this.#onExit(null, null);
     });
     proc.on('exit', (code: number | null, signal: NodeJS.Signals | null) => this.#onExit(code, signal));
@@ -244,7 +260,7 @@ export class ProcessChild {
     const { code, signal } = this.#signalExitCodes ? decodeSignalExit(rawCode, rawSignal) : { code: rawCode, signal: rawSignal };
     this.#exit = { code, signal, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident };
     // bwrap itself refused to start (it prefixes its errors): a remembered probe success is stale.
-    if (!this.#readyDone && this.#sandbox?.backend === 'bwrap' && this.#stderrTail.includes('bwrap:')) clearCachedProbe();
+    if (!this.#readyDone && this.#sandbox !== undefined) reportStartFailure(this.#sandbox, this.#stderrTail);
     this.#failReady(
       new RuntimeUnavailableError(`${this.#options.texts.exited} exited before it was ready (${describeExit(code, signal)})${tailNote(this.#stderrTail)}`),
     );
@@ -426,6 +442,9 @@ export class ProcessChild {
     }
   }
 }
+
+/** Thrown from the launch's beforeSpawn when the child was disposed while its launch was planned. */
+class EndedBeforeSpawn extends Error {}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
