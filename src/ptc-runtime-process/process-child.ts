@@ -10,12 +10,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
-import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
-import { LineDecoder } from './line-decoder.js';
+import { parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
+import { ChildStreams, type ChildStdio } from './child-streams.js';
+import { forgetLive, holdHost, trackLive } from './live-children.js';
 import {
   makePrivateDir,
   reportStartFailure,
@@ -39,22 +39,8 @@ export interface ChildListener {
   onExit(exit: ChildExit): void;
 }
 
-/** Children whose processes may still exist: killed synchronously if the host exits. */
-const live = new Set<ProcessChild>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of live) child.killNow();
-    for (const child of live) child.removeTempDirNow();
-  });
-}
-
 export class ProcessChild {
   readonly #options: ChildLaunchOptions;
-  readonly #decoder: LineDecoder;
   /** Resolves once the bootstrap said `ready`; rejects (HarnessError) if the launch fails first. */
   readonly ready: Promise<void>;
   #resolveReady!: () => void;
@@ -64,15 +50,13 @@ export class ProcessChild {
   #confined: ConfinedProcess<ChildProcess | SpawnedProcess> | undefined;
   #signalExitCodes = false;
   #peakResident = 0;
-  #channel: Socket | undefined;
+  #streams: ChildStreams | undefined;
   #tmpDir: string | undefined;
   #sandbox: SandboxReport | undefined;
   #programPid: number | undefined;
   #listener: ChildListener | undefined;
   #broken: string | undefined;
   #exit: ChildExit | undefined;
-  #channelEnded = false;
-  #stderrTail = '';
   #disposing: Promise<void> | undefined;
   readonly #launching: Promise<void>;
   readonly #trace: PhaseRecorder | undefined;
@@ -87,7 +71,6 @@ export class ProcessChild {
     this.cleanedUp = new Promise<void>((resolve) => {
       this.#cleaned = resolve;
     });
-    this.#decoder = new LineDecoder(options.maxFrameBytes);
     this.ready = new Promise<void>((resolve, reject) => {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
@@ -95,8 +78,7 @@ export class ProcessChild {
     // A pooled child nobody awaits yet must not surface as an unhandled rejection. Once ready, the
     // process chain is complete: find the program's pid now, off the run's hot path.
     this.ready.then(() => this.#recordChain(), () => undefined);
-    live.add(this);
-    installExitHook();
+    trackLive(this);
     this.#launching = this.#launch().catch((error: unknown) => {
       this.#failReady(error instanceof HarnessError ? error : new RuntimeUnavailableError(`Could not start ${options.texts.start}: ${errorText(error)}`));
     });
@@ -177,45 +159,24 @@ export class ProcessChild {
       this.#onExit(null, null);
     });
     proc.on('exit', (code: number | null, signal: NodeJS.Signals | null) => this.#onExit(code, signal));
-    const [, stdout, stderr, channel] = proc.stdio as unknown as [unknown, Readable | null, Readable, Socket];
-    this.#channel = channel;
-    for (const stream of [stdout, stderr, channel]) stream?.on('error', () => undefined);
-    // The real stdout is not part of the result (the program's output is captured over fd 3); drain
-    // it so a program (or a process it starts) writing to fd 1 directly never blocks. (Through the
-    // spawner it is /dev/null.)
-    stdout?.resume();
-    stderr.setEncoding('utf8');
-    stderr.on('data', (chunk: string) => {
-      this.#stderrTail = (this.#stderrTail + chunk).slice(-o.maxStdioBytes);
+    this.#streams = new ChildStreams(proc.stdio as unknown as ChildStdio, o, {
+      line: (line) => this.#onLine(line),
+      bad: (reason) => this.#bad(reason),
+      end: () => this.#onChannelEnd(),
     });
-    channel.on('data', (chunk: Buffer) => this.#onData(chunk));
-    channel.on('end', () => this.#onChannelEnd());
-    channel.on('close', () => this.#onChannelEnd());
-    // launchConfined hands both over paused, so nothing was emitted before these listeners.
-    stderr.resume();
-    channel.resume();
     if (proc.pid !== undefined) o.onProcess?.({ type: 'spawn', pid: proc.pid });
     this.#setRef(false);
+  }
+
+  /** The last bytes the child wrote to stderr. */
+  get #stderrTail(): string {
+    return this.#streams?.stderrTail ?? '';
   }
 
   #failReady(error: HarnessError): void {
     if (this.#readyDone) return;
     this.#readyDone = true;
     this.#rejectReady(error);
-  }
-
-  #onData(chunk: Buffer): void {
-    // Total by construction (docs/control-channel.md): whatever a frame makes the host's handlers
-    // throw ends this run as PROTOCOL instead of escaping into the socket's event handler.
-    try {
-      const decoded = this.#decoder.push(chunk);
-      for (const line of decoded.lines) this.#onLine(line);
-      if (!decoded.ok) {
-        this.#bad(`a control frame exceeded ${this.#options.maxFrameBytes} bytes (${decoded.bytes} bytes and counting)`);
-      }
-    } catch (error) {
-      this.#bad(`the host could not handle a control frame: ${errorText(error)}`);
-    }
   }
 
   #onLine(line: string): void {
@@ -266,7 +227,7 @@ export class ProcessChild {
     );
     const pid = this.#proc?.pid;
     if (pid !== undefined) this.#options.onProcess?.({ type: 'exit', pid, ...(this.#programPid === undefined ? {} : { programPid: this.#programPid }) });
-    if (this.#channelEnded || this.#channel === undefined) {
+    if (this.#streams === undefined || this.#streams.ended) {
       this.#notifyExit();
       return;
     }
@@ -276,8 +237,6 @@ export class ProcessChild {
   }
 
   #onChannelEnd(): void {
-    if (this.#channelEnded) return;
-    this.#channelEnded = true;
     if (this.#exit !== undefined) {
       this.#notifyExit();
       return;
@@ -327,12 +286,11 @@ export class ProcessChild {
    * queued on the channel that the child has not read yet, so a run can bound them.
    */
   send(frame: HostFrame, encoded?: string): number {
-    const channel = this.#channel;
-    if (channel === undefined || channel.destroyed || this.#exit !== undefined) return 0;
-    // A Buffer, so that writableLength counts bytes (for a string it counts UTF-16 code units).
-    channel.write(Buffer.from(encoded ?? encodeFrame(frame), 'utf8'));
+    const streams = this.#streams;
+    if (streams === undefined || streams.destroyed || this.#exit !== undefined) return 0;
+    const queued = streams.send(frame, encoded);
     if (this.#trace !== undefined && frame.type === 'run') this.#trace.mark('sent');
-    return channel.writableLength;
+    return queued;
   }
 
   /** The program process's resident memory in bytes (undefined when unknown or gone). */
@@ -425,21 +383,13 @@ export class ProcessChild {
       if (this.#tmpDir !== undefined) await rm(this.#tmpDir, { recursive: true, force: true }).catch(() => undefined);
       this.#trace?.mark('tmp');
     } finally {
-      live.delete(this);
+      forgetLive(this);
       this.#trace?.finish();
     }
   }
 
   #setRef(ref: boolean): void {
-    const proc = this.#proc;
-    if (proc === undefined) return;
-    if (ref) proc.ref();
-    else proc.unref();
-    for (const stream of proc.stdio) {
-      const handle = stream as (Readable & { ref?: () => void; unref?: () => void }) | null;
-      if (ref) handle?.ref?.();
-      else handle?.unref?.();
-    }
+    if (this.#proc !== undefined) holdHost(this.#proc, ref);
   }
 }
 
