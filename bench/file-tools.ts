@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createFileTools } from '../src/builtin-tools/index.js';
-import { resolveWorkspacePolicy } from '../src/sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy } from '../src/sandbox/index.js';
 import type { AnyToolDefinition, ToolExecContext } from '../src/tools/types.js';
 
 const OPS = Number(process.env['BENCH_FILE_OPS'] ?? 5_000);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createGrepTool, type GrepArgs, type GrepOutput } from '../src/builtin-tools/grep.js';
-import { resolveWorkspacePolicy } from '../src/sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy } from '../src/sandbox/index.js';
 import type { ToolExecContext } from '../src/tools/types.js';
 import { median } from './median.js';
 

@@ -14,7 +14,7 @@ import { DEFAULT_PRESET, type LoadedPreset, type PresetDefinition } from './pres
 import { ptcTransportConfig } from './presets/tool-presentation-plugin.js';
 import { ptcPlugin } from './ptc/plugin.js';
 import type { PtcRuntime, SandboxMode } from './ptc-runtime/types.js';
-import { resolveWorkspacePolicy } from './sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy } from './sandbox/index.js';
 import { loadPresetWithTrust, trustOf } from './trust/trusted-preset.js';
 import { ToolRuntime } from './tools/tool-runtime.js';
 import type { ApprovalRuleSet } from './approvals/approval-rule-set.js';

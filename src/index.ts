@@ -32,5 +32,5 @@ export type { PtcRuntime, RunRequest, RunResult } from './ptc-runtime/index.js';
 export { createNodeRuntime, type NodeRuntime } from './ptc-runtime-node/index.js';
 export { createPythonRuntime, type PythonRuntime } from './ptc-runtime-python/index.js';
 export { createBashTool, createFileTools, createGrepTool, createWebSearchTool } from './exports/tools.js';
-export { resolveWorkspacePolicy } from './sandbox/workspace-policy.js';
+export { resolveWorkspacePolicy } from './sandbox/index.js';
 export { continueSession, listSessions, readSession, startSession } from './session/index.js';

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { MAX_WORKSPACE_INSTRUCTIONS_BYTES } from '../limits.js';
 import { createPathResolver, type OpenedPath, type PathResolver } from '../builtin-tools/path-resolver.js';
 import { looksBinary } from '../builtin-tools/fs-errors.js';
-import { resolveWorkspacePolicy } from '../sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy } from '../sandbox/index.js';
 
 /** The files looked for at the workspace root, in order of preference. */
 export const WORKSPACE_INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md'] as const;

@@ -4,8 +4,7 @@
 import { ConfigError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { DEFAULT_BASH_MEMORY_MB, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_MEMORY_MB, MIN_BASH_TIMEOUT_MS } from '../limits.js';
-import { defaultSandboxEnv, sandboxPolicyOf, type SandboxPolicy, type WorkspacePolicy } from '../sandbox/index.js';
-import type { SandboxMode } from '../sandbox/types.js';
+import { defaultSandboxEnv, sandboxPolicyOf, type SandboxMode, type SandboxPolicy, type WorkspacePolicy } from '../sandbox/index.js';
 
 export interface BashToolOptions {
   /**

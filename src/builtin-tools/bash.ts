@@ -15,8 +15,7 @@ import {
   MIN_BASH_TIMEOUT_MS,
   PROCESS_TREE_SAMPLE_MS,
 } from '../limits.js';
-import { planLaunch, spawnConfined, type LaunchPlan } from '../sandbox/index.js';
-import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
+import { launch, type LaunchStdioEntry, type Launched, type SandboxEnforcement, type SandboxReport } from '../sandbox/index.js';
 import type { SpillStore, SpillStream } from '../tools/spill.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
@@ -128,19 +127,20 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
     examples: [{ command: 'ls -la', description: 'List the workspace' }],
     async execute(args, exec) {
       if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');
-      const plan = await planLaunch({
-        kind: 'exec',
-        command: 'bash',
-        args: ['-c', args.command],
+      // Without bwrap's pid namespace, a command's setsid orphans leave the process group: the launch
+      // samples the tree so the kill still reaches them (docs/sandbox.md, "Starting and ending processes").
+      const launched = await launch({
+        command: { kind: 'exec', command: 'bash', args: ['-c', args.command] },
         policy: sandboxPolicy,
         mode: options.sandbox,
-        firstFreeFd: 3,
+        stdio: BASH_STDIO,
+        limits: { memoryLimitBytes: memoryLimitMb * 1024 * 1024 },
+        sampleDescendantsMs: PROCESS_TREE_SAMPLE_MS,
+        beforeSpawn: () => {
+          if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');
+        },
       });
-      if (exec.signal.aborted) {
-        plan.release();
-        throw new AbortedError('bash was aborted before the command started.');
-      }
-      const outcome = await runPlan(plan, {
+      const outcome = await runLaunched(launched, {
         timeoutMs: args.timeout_ms ?? defaultTimeoutMs,
         maxStreamBytes,
         memoryLimitBytes: memoryLimitMb * 1024 * 1024,
@@ -162,7 +162,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
         truncated: outcome.stdout.truncated || outcome.stderr.truncated,
         ...(outcome.memoryLimited ? { memoryLimited: true } : {}),
         ...(spill ? { spill } : {}),
-        sandbox: { backend: plan.backend, enforced: { ...plan.enforced } },
+        sandbox: { backend: launched.report.backend, enforced: { ...launched.report.enforced } },
       };
     },
     renderContent(value) {
@@ -227,23 +227,20 @@ interface RunOutcome {
   spill?: { stdout: SpillStream; stderr: SpillStream };
 }
 
-function runPlan(
-  plan: LaunchPlan,
+/** stdin closed, stdout and stderr captured. */
+const BASH_STDIO: readonly LaunchStdioEntry[] = ['ignore', 'pipe', 'pipe'];
+
+function runLaunched(
+  launched: Launched<typeof BASH_STDIO>,
   limits: { timeoutMs: number; maxStreamBytes: number; memoryLimitBytes: number; signal: AbortSignal; spill?: { store: SpillStore; callId: string } },
 ): Promise<RunOutcome> {
-  // Without bwrap's pid namespace, a command's setsid orphans leave the process group: sample the
-  // tree so the kill still reaches them (docs/sandbox.md, "Starting and ending processes").
-  const confined = spawnConfined(plan, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(plan.backend === 'bwrap' ? {} : { sampleDescendantsMs: PROCESS_TREE_SAMPLE_MS }),
-    memoryLimitBytes: limits.memoryLimitBytes,
-  });
+  const confined = launched.process;
   // bwrap may have forked before the spawn moved it into its memory group: move the chain again. The
   // group then holds the tree, or memoryGroup is undefined and the watch samples the tree instead.
   confined.recordChain();
   const memory = new ShellMemoryWatch(confined, limits.memoryLimitBytes);
   const child = confined.child;
-  const underBwrap = plan.backend === 'bwrap';
+  const underBwrap = launched.report.backend === 'bwrap';
   const stdout = new BoundedOutput(limits.maxStreamBytes);
   const stderr = new BoundedOutput(limits.maxStreamBytes);
   // With a session, each stream is also written whole (up to the spill file limit) to a temp file,

@@ -2,7 +2,7 @@
 // harness's one policy (docs/sandbox.md). Adding a tool to the presets is one row here.
 
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
+import type { WorkspacePolicy } from '../sandbox/index.js';
 import type { AnyToolDefinition } from '../tools/types.js';
 import { createBashTool } from './bash.js';
 import { createPersistentBashTool } from './persistent-bash.js';

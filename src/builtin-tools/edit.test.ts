@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { ToolExecContext } from '../tools/types.js';
 import { createEditTool, type EditArgs } from './edit.js';
-import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';
 
 let dir: string;
 let ws: string;

@@ -8,7 +8,7 @@ import { MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_LINE_CHARS } from '../limits
 import type { ToolExecContext } from '../tools/types.js';
 import { createGrepTool, type GrepArgs } from './grep.js';
 import { sharedRegexWorkerPool } from './regex-worker-pool.js';
-import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';
 
 let dir: string;
 let ws: string;

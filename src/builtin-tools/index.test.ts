@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { checkJson } from '../json.js';
 import type { ToolExecContext } from '../tools/types.js';
-import { resolveWorkspacePolicy } from '../sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy } from '../sandbox/index.js';
 import { createFileTools } from './index.js';
 
 let ws: string;

@@ -9,8 +9,7 @@ import path from 'node:path';
 
 import { PermissionDeniedError, ToolFailedError } from '../errors.js';
 import { MAX_SYMLINK_HOPS } from '../limits.js';
-import { isWithin } from '../sandbox/policy.js';
-import { isProtectedUnder, policyRoots, type WorkspacePolicy } from '../sandbox/workspace-policy.js';
+import { isProtectedUnder, isWithin, policyRoots, type WorkspacePolicy } from '../sandbox/index.js';
 import { describeFsError } from './fs-errors.js';
 import { DIR_FLAGS, LEAF_FLAGS, at, closeQuietly, errnoCode, isLinkRefusal, readLinkAt, realPathOfFd } from './safe-fs.js';
 

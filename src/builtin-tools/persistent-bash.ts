@@ -7,7 +7,7 @@
 import { AbortedError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { DEFAULT_BASH_MEMORY_MB, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
-import type { SandboxEnforcement, SandboxReport } from '../sandbox/types.js';
+import type { SandboxEnforcement, SandboxReport } from '../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
 import { ShellSession } from './shell-session.js';

@@ -2,7 +2,7 @@
 // by a row: the loaded skills' folders (docs/skills.md, "Files beside a skill"). Exactly those folders,
 // for as long as the row is loaded; the sandbox never sees them.
 
-import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
+import type { WorkspacePolicy } from '../sandbox/index.js';
 
 const ROOTS = new WeakMap<WorkspacePolicy, Set<string>[]>();
 

@@ -10,9 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { skipWithoutBwrap } from '../../test/helpers/bwrap.js';
-import { ownerProvablyDead, ownerTag, parseOwner } from '../sandbox/owner.js';
-import { privateRoot } from '../sandbox/private-dir.js';
-import { sweepStaleState } from '../sandbox/stale.js';
+import { ownerProvablyDead, ownerTag, parseOwner, privateRoot, sweepStaleState } from '../sandbox/index.js';
 import { ShellChannels } from './shell-channels.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

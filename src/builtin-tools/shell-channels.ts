@@ -16,7 +16,7 @@ import { delimiter, join } from 'node:path';
 
 import { HarnessError, ToolFailedError } from '../errors.js';
 import { SHELL_PROBE_TIMEOUT_MS } from '../limits.js';
-import { makePrivateDir } from '../sandbox/private-dir.js';
+import { makePrivateDir } from '../sandbox/index.js';
 
 /** Owner may create and enter, nobody may list: a FIFO is reachable only by its random name. */
 const UNLISTABLE_DIR_MODE = 0o300;

@@ -15,8 +15,15 @@ import type { Readable } from 'node:stream';
 
 import { ToolFailedError } from '../errors.js';
 import { BASH_PIPE_DRAIN_MS, MAX_BASH_LINGERING_OUTPUTS, PROCESS_TREE_SAMPLE_MS } from '../limits.js';
-import { excludeWritableRoots, planLaunch, spawnConfined, type ConfinedProcess, type SandboxPolicy } from '../sandbox/index.js';
-import type { SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
+import {
+  excludeWritableRoots,
+  launch,
+  type ConfinedProcess,
+  type SandboxEnforcement,
+  type SandboxMode,
+  type SandboxPolicy,
+  type SandboxReport,
+} from '../sandbox/index.js';
 import type { BoundedOutput } from './bounded-output.js';
 import { MarkerScanner } from './marker-scanner.js';
 import { openInputFifo, openOutputFifo, ShellChannels, type OutputFifo } from './shell-channels.js';
@@ -184,21 +191,19 @@ export class ShellSession {
       const inputPath = channels.freshPath();
       await channels.makeFifos([inputPath]);
       input = openInputFifo(inputPath);
-      const plan = await planLaunch({
-        kind: 'exec',
-        command: channels.bashPath,
-        args: ['--noprofile', '--norc', '-c', DRIVER_SCRIPT],
+      const launched = await launch({
+        command: { kind: 'exec', command: channels.bashPath, args: ['--noprofile', '--norc', '-c', DRIVER_SCRIPT], runtimeReadPaths: [channels.dir] },
         policy: options.policy,
         mode: options.mode,
-        firstFreeFd: 3,
-        runtimeReadPaths: [channels.dir],
+        // Descendants are sampled only while a command runs (see run()), not for the shell's whole life.
+        stdio: ['pipe', 'pipe', 'pipe'],
+        limits: { memoryLimitBytes: options.memoryLimitBytes },
         // A nested user namespace would give a program capabilities over its own files, enough to
         // list the unlistable directory and learn the pipes' names.
         denyUserNamespaces: true,
       });
-      const { backend, enforced } = plan;
-      // Descendants are sampled only while a command runs (see run()), not for the shell's whole life.
-      const confined = spawnConfined(plan, { stdio: ['pipe', 'pipe', 'pipe'], memoryLimitBytes: options.memoryLimitBytes });
+      const { backend, enforced } = launched.report;
+      const confined = launched.process;
       // bwrap may have forked before the spawn moved it into its memory group; the shell has run no
       // command yet, so the chain is all there is (docs/minimal-tools.md, "Memory").
       confined.recordChain();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { waitUntil } from '../../test/helpers/wait-until.js';
-import { resolveWorkspacePolicy } from '../sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy } from '../sandbox/index.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createWebFetchTool, type WebFetchArgs, type WebFetchToolOptions } from './web-fetch.js';
 

@@ -14,7 +14,7 @@ import {
   WEB_FETCH_ERROR_EXCERPT_CHARS,
   WEB_FETCH_TIMEOUT_MS,
 } from '../limits.js';
-import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
+import type { WorkspacePolicy } from '../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { looksBinary } from './fs-errors.js';
 import { htmlToText } from './html-to-text.js';

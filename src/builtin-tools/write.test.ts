@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { ToolExecContext } from '../tools/types.js';
-import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';
 import { createWriteTool, type WriteArgs } from './write.js';
 
 let dir: string;

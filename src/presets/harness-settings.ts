@@ -4,7 +4,7 @@
 import type { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
 import type { PtcRuntime, SandboxMode } from '../ptc-runtime/types.js';
 import type { ProcessPoolOptions } from '../ptc-runtime-process/options.js';
-import type { WorkspacePolicy } from '../sandbox/workspace-policy.js';
+import type { WorkspacePolicy } from '../sandbox/index.js';
 import type { WebSearchConfig } from '../builtin-tools/web-search/backend.js';
 
 export interface HarnessSettings {

@@ -7,7 +7,7 @@
 // teardown costs CPU too; holdThaws in src/sandbox/freezer.ts); all go on once no warm run is left or
 // after BOOT_PAUSE_MAX_MS, so a long program never starves its own replacement.
 
-import { holdThaws } from '../sandbox/freezer.js';
+import { holdThaws } from '../sandbox/index.js';
 
 /** What BootPause needs of a child (ProcessChild in production). */
 export interface PausableChild {

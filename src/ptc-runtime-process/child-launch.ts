@@ -1,10 +1,19 @@
 // What a process runtime's child is started with: the provider's command (interpreter, arguments,
 // bootstrap), the words its messages use, the launch options fixed per runtime and policy, and the
-// sandbox plan made from them (through src/sandbox/, the same policy for every language).
+// launch made from them (sandbox.launch, the same policy for every language; docs/sandbox-launch.md).
 
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import { defaultSandboxEnv, excludeWritableRoots, planLaunch, policyRoots, sandboxPolicyOf, selectBackend, type WorkspacePolicy } from '../sandbox/index.js';
-import type { LaunchPlan } from '../sandbox/types.js';
+import {
+  defaultSandboxEnv,
+  excludeWritableRoots,
+  launch,
+  policyRoots,
+  sandboxPolicyOf,
+  type Launched,
+  type LaunchReport,
+  type ProgramStdio,
+  type WorkspacePolicy,
+} from '../sandbox/index.js';
 import type { ProcessEvent } from './options.js';
 import type { PhaseTrace } from './trace.js';
 
@@ -58,30 +67,33 @@ export interface ChildLaunchOptions {
 }
 
 /**
- * The sandbox plan of a child and the bootstrap to feed it. `makeTmpDir` makes the private host temp
- * dir, called only when the backend has no private /tmp of its own (everything but bwrap).
+ * Starts a child: its sandbox launch with the bootstrap on stdin. `makeTmpDir` makes the private host
+ * temp dir, called only when the backend has no private /tmp of its own (everything but bwrap);
+ * `beforeSpawn` sees the planned sandbox and may cancel the launch by throwing (launch()).
  */
-export async function planChild(o: ChildLaunchOptions, makeTmpDir: () => string | undefined): Promise<{ plan: LaunchPlan; stdin: string }> {
+export async function launchChild(
+  o: ChildLaunchOptions,
+  makeTmpDir: () => string | undefined,
+  beforeSpawn: (report: LaunchReport) => void,
+): Promise<Launched<ProgramStdio>> {
   const command = await o.command();
   // The run dir below and the probe's cache live in the private root, which must lie outside this
   // policy's writable roots: recorded before either is touched (docs/security.md, "Host-private state").
   // Not under `off`: an unconfined program can reach the root wherever it is, and a workspace of `/`
   // must not leave no candidate.
   if (o.mode !== 'off') excludeWritableRoots(policyRoots(o.policy, 'write'));
-  const backend = await selectBackend(o.mode, command.kind);
-  const tmp = backend === 'bwrap' ? undefined : makeTmpDir();
-  const env = defaultSandboxEnv(o.policy.cwd, tmp === undefined ? {} : { tmpDir: tmp });
-  if (command.pathPrefix !== undefined) env['PATH'] = `${command.pathPrefix}:${env['PATH'] ?? '/usr/bin:/bin'}`;
-  const plan = await planLaunch({
-    kind: command.kind,
-    command: command.command,
-    args: command.args,
-    policy: sandboxPolicyOf(o.policy, env, tmp === undefined ? {} : { privateDir: tmp }),
+  return launch({
+    command,
+    policy: (backend) => {
+      const tmp = backend === 'bwrap' ? undefined : makeTmpDir();
+      const env = defaultSandboxEnv(o.policy.cwd, tmp === undefined ? {} : { tmpDir: tmp });
+      if (command.pathPrefix !== undefined) env['PATH'] = `${command.pathPrefix}:${env['PATH'] ?? '/usr/bin:/bin'}`;
+      return sandboxPolicyOf(o.policy, env, tmp === undefined ? {} : { privateDir: tmp });
+    },
     mode: o.mode,
-    firstFreeFd: 4,
-    ...(command.runtimeReadPaths === undefined ? {} : { runtimeReadPaths: command.runtimeReadPaths }),
-    tmpMaxBytes: o.tmpMaxBytes,
+    stdio: { program: { stdin: command.stdin } },
+    limits: { maxTasks: o.maxTasks, memoryLimitBytes: o.memoryLimitBytes, tmpMaxBytes: o.tmpMaxBytes },
     truthfulExit: true,
+    beforeSpawn,
   });
-  return { plan, stdin: command.stdin };
 }

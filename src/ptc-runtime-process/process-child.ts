@@ -1,5 +1,5 @@
 // One child process that runs programs, for any interpreter: its sandbox launch (through
-// launchConfined), its control channel and stdio, its exit and its cleanup. Started ahead of time by
+// sandbox.launch, docs/sandbox-launch.md), its control channel and stdio, its exit and its cleanup. Started ahead of time by
 // the pool (or on demand); a run attaches a listener once it is ready and, when an in-memory run
 // keeps the process, detaches it again. The language provider says only what to start
 // (ChildCommand). Whatever happens, dispose() kills the whole tree and resolves once none of it can
@@ -10,17 +10,24 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { HarnessError, RuntimeUnavailableError } from '../errors.js';
 import type { SandboxReport } from '../ptc-runtime/types.js';
-import { encodeFrame, parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
-import { LineDecoder } from './line-decoder.js';
-import { launchConfined, makePrivateDir, type ConfinedProcess, type MemoryMechanism, type SpawnedProcess } from '../sandbox/index.js';
-import { residentBytes } from '../sandbox/proc-tree.js';
-import { clearCachedProbe } from '../sandbox/probe-cache.js';
+import { parseChildFrame, type ChildFrame, type HostFrame } from './frames.js';
+import { ChildStreams, type ChildStdio } from './child-streams.js';
+import { forgetLive, holdHost, trackLive } from './live-children.js';
+import {
+  makePrivateDir,
+  reportStartFailure,
+  residentBytes,
+  type ConfinedProcess,
+  type Launched,
+  type MemoryMechanism,
+  type ProgramStdio,
+  type SpawnedProcess,
+} from '../sandbox/index.js';
 import { decodeSignalExit, describeExit, tailNote, type ChildExit } from './child-exit.js';
-import { planChild, type ChildLaunchOptions } from './child-launch.js';
+import { launchChild, type ChildLaunchOptions } from './child-launch.js';
 import { PhaseRecorder, type RunPhase } from './trace.js';
 
 /** What a run hears from its child. */
@@ -32,22 +39,8 @@ export interface ChildListener {
   onExit(exit: ChildExit): void;
 }
 
-/** Children whose processes may still exist: killed synchronously if the host exits. */
-const live = new Set<ProcessChild>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of live) child.killNow();
-    for (const child of live) child.removeTempDirNow();
-  });
-}
-
 export class ProcessChild {
   readonly #options: ChildLaunchOptions;
-  readonly #decoder: LineDecoder;
   /** Resolves once the bootstrap said `ready`; rejects (HarnessError) if the launch fails first. */
   readonly ready: Promise<void>;
   #resolveReady!: () => void;
@@ -57,15 +50,13 @@ export class ProcessChild {
   #confined: ConfinedProcess<ChildProcess | SpawnedProcess> | undefined;
   #signalExitCodes = false;
   #peakResident = 0;
-  #channel: Socket | undefined;
+  #streams: ChildStreams | undefined;
   #tmpDir: string | undefined;
   #sandbox: SandboxReport | undefined;
   #programPid: number | undefined;
   #listener: ChildListener | undefined;
   #broken: string | undefined;
   #exit: ChildExit | undefined;
-  #channelEnded = false;
-  #stderrTail = '';
   #disposing: Promise<void> | undefined;
   readonly #launching: Promise<void>;
   readonly #trace: PhaseRecorder | undefined;
@@ -80,7 +71,6 @@ export class ProcessChild {
     this.cleanedUp = new Promise<void>((resolve) => {
       this.#cleaned = resolve;
     });
-    this.#decoder = new LineDecoder(options.maxFrameBytes);
     this.ready = new Promise<void>((resolve, reject) => {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
@@ -88,8 +78,7 @@ export class ProcessChild {
     // A pooled child nobody awaits yet must not surface as an unhandled rejection. Once ready, the
     // process chain is complete: find the program's pid now, off the run's hot path.
     this.ready.then(() => this.#recordChain(), () => undefined);
-    live.add(this);
-    installExitHook();
+    trackLive(this);
     this.#launching = this.#launch().catch((error: unknown) => {
       this.#failReady(error instanceof HarnessError ? error : new RuntimeUnavailableError(`Could not start ${options.texts.start}: ${errorText(error)}`));
     });
@@ -140,66 +129,54 @@ export class ProcessChild {
     // Under bwrap TMPDIR is the sandbox's own size-capped /tmp and nothing is made on the host;
     // elsewhere a dir in the host's private root (uncapped, outside every writable root), named by
     // its owner so a later host can sweep it if this one dies (docs/security.md, "Host-private state").
-    const { plan, stdin: bootstrap } = await planChild(o, () => {
-      if (this.#disposing === undefined) this.#tmpDir = makePrivateDir('run');
-      return this.#tmpDir;
-    });
-    this.#sandbox = { backend: plan.backend, enforced: plan.enforced };
-    if (this.#disposing !== undefined) {
-      plan.release();
-      return;
+    let launched: Launched<ProgramStdio>;
+    try {
+      launched = await launchChild(
+        o,
+        () => {
+          if (this.#disposing === undefined) this.#tmpDir = makePrivateDir('run');
+          return this.#tmpDir;
+        },
+        (report) => {
+          this.#sandbox = report;
+          // Ended while the launch was planned: nothing is spawned.
+          if (this.#disposing !== undefined) throw new EndedBeforeSpawn();
+        },
+      );
+    } catch (error) {
+      if (error instanceof EndedBeforeSpawn) return;
+      throw error;
     }
-    this.#signalExitCodes = plan.signalExitCodes;
-    const confined = await launchConfined(plan, { stdin: bootstrap, maxTasks: o.maxTasks, memoryLimitBytes: o.memoryLimitBytes });
+    this.#signalExitCodes = launched.signalExitCodes;
+    const confined = launched.process;
     this.#trace?.mark('spawned');
     this.#trace?.pid(confined.pid);
     const proc = confined.child;
     this.#confined = confined;
     this.#proc = proc;
     proc.on('error', (error: Error) => {
-      this.#failReady(new RuntimeUnavailableError(`Could not start ${o.texts.start} (${plan.command}): ${error.message}`));
+      this.#failReady(new RuntimeUnavailableError(`Could not start ${o.texts.start} (${launched.spawned}): ${error.message}`));
       this.#onExit(null, null);
     });
     proc.on('exit', (code: number | null, signal: NodeJS.Signals | null) => this.#onExit(code, signal));
-    const [, stdout, stderr, channel] = proc.stdio as unknown as [unknown, Readable | null, Readable, Socket];
-    this.#channel = channel;
-    for (const stream of [stdout, stderr, channel]) stream?.on('error', () => undefined);
-    // The real stdout is not part of the result (the program's output is captured over fd 3); drain
-    // it so a program (or a process it starts) writing to fd 1 directly never blocks. (Through the
-    // spawner it is /dev/null.)
-    stdout?.resume();
-    stderr.setEncoding('utf8');
-    stderr.on('data', (chunk: string) => {
-      this.#stderrTail = (this.#stderrTail + chunk).slice(-o.maxStdioBytes);
+    this.#streams = new ChildStreams(proc.stdio as unknown as ChildStdio, o, {
+      line: (line) => this.#onLine(line),
+      bad: (reason) => this.#bad(reason),
+      end: () => this.#onChannelEnd(),
     });
-    channel.on('data', (chunk: Buffer) => this.#onData(chunk));
-    channel.on('end', () => this.#onChannelEnd());
-    channel.on('close', () => this.#onChannelEnd());
-    // launchConfined hands both over paused, so nothing was emitted before these listeners.
-    stderr.resume();
-    channel.resume();
     if (proc.pid !== undefined) o.onProcess?.({ type: 'spawn', pid: proc.pid });
     this.#setRef(false);
+  }
+
+  /** The last bytes the child wrote to stderr. */
+  get #stderrTail(): string {
+    return this.#streams?.stderrTail ?? '';
   }
 
   #failReady(error: HarnessError): void {
     if (this.#readyDone) return;
     this.#readyDone = true;
     this.#rejectReady(error);
-  }
-
-  #onData(chunk: Buffer): void {
-    // Total by construction (docs/control-channel.md): whatever a frame makes the host's handlers
-    // throw ends this run as PROTOCOL instead of escaping into the socket's event handler.
-    try {
-      const decoded = this.#decoder.push(chunk);
-      for (const line of decoded.lines) this.#onLine(line);
-      if (!decoded.ok) {
-        this.#bad(`a control frame exceeded ${this.#options.maxFrameBytes} bytes (${decoded.bytes} bytes and counting)`);
-      }
-    } catch (error) {
-      this.#bad(`the host could not handle a control frame: ${errorText(error)}`);
-    }
   }
 
   #onLine(line: string): void {
@@ -244,13 +221,13 @@ export class ProcessChild {
     const { code, signal } = this.#signalExitCodes ? decodeSignalExit(rawCode, rawSignal) : { code: rawCode, signal: rawSignal };
     this.#exit = { code, signal, stderr: this.#stderrTail, peakResidentBytes: this.#peakResident };
     // bwrap itself refused to start (it prefixes its errors): a remembered probe success is stale.
-    if (!this.#readyDone && this.#sandbox?.backend === 'bwrap' && this.#stderrTail.includes('bwrap:')) clearCachedProbe();
+    if (!this.#readyDone && this.#sandbox !== undefined) reportStartFailure(this.#sandbox, this.#stderrTail);
     this.#failReady(
       new RuntimeUnavailableError(`${this.#options.texts.exited} exited before it was ready (${describeExit(code, signal)})${tailNote(this.#stderrTail)}`),
     );
     const pid = this.#proc?.pid;
     if (pid !== undefined) this.#options.onProcess?.({ type: 'exit', pid, ...(this.#programPid === undefined ? {} : { programPid: this.#programPid }) });
-    if (this.#channelEnded || this.#channel === undefined) {
+    if (this.#streams === undefined || this.#streams.ended) {
       this.#notifyExit();
       return;
     }
@@ -260,8 +237,6 @@ export class ProcessChild {
   }
 
   #onChannelEnd(): void {
-    if (this.#channelEnded) return;
-    this.#channelEnded = true;
     if (this.#exit !== undefined) {
       this.#notifyExit();
       return;
@@ -311,12 +286,11 @@ export class ProcessChild {
    * queued on the channel that the child has not read yet, so a run can bound them.
    */
   send(frame: HostFrame, encoded?: string): number {
-    const channel = this.#channel;
-    if (channel === undefined || channel.destroyed || this.#exit !== undefined) return 0;
-    // A Buffer, so that writableLength counts bytes (for a string it counts UTF-16 code units).
-    channel.write(Buffer.from(encoded ?? encodeFrame(frame), 'utf8'));
+    const streams = this.#streams;
+    if (streams === undefined || streams.destroyed || this.#exit !== undefined) return 0;
+    const queued = streams.send(frame, encoded);
     if (this.#trace !== undefined && frame.type === 'run') this.#trace.mark('sent');
-    return channel.writableLength;
+    return queued;
   }
 
   /** The program process's resident memory in bytes (undefined when unknown or gone). */
@@ -409,23 +383,18 @@ export class ProcessChild {
       if (this.#tmpDir !== undefined) await rm(this.#tmpDir, { recursive: true, force: true }).catch(() => undefined);
       this.#trace?.mark('tmp');
     } finally {
-      live.delete(this);
+      forgetLive(this);
       this.#trace?.finish();
     }
   }
 
   #setRef(ref: boolean): void {
-    const proc = this.#proc;
-    if (proc === undefined) return;
-    if (ref) proc.ref();
-    else proc.unref();
-    for (const stream of proc.stdio) {
-      const handle = stream as (Readable & { ref?: () => void; unref?: () => void }) | null;
-      if (ref) handle?.ref?.();
-      else handle?.unref?.();
-    }
+    if (this.#proc !== undefined) holdHost(this.#proc, ref);
   }
 }
+
+/** Thrown from the launch's beforeSpawn when the child was disposed while its launch was planned. */
+class EndedBeforeSpawn extends Error {}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -11,7 +11,7 @@ import { resolveRunRequest } from '../ptc-runtime/resolve-request.js';
 import type { ProgramExecution, PtcLanguage, PtcRuntime, ResolvedRunSpec, RunRequest, RunResult, SandboxReport } from '../ptc-runtime/types.js';
 import { WarmPool } from './warm-pool.js';
 import { BootPause } from './boot-pause.js';
-import { NONE_ENFORCEMENT, planLaunch, sandboxPolicyOf, sweepStaleRunState } from '../sandbox/index.js';
+import { launchReport, NONE_ENFORCEMENT, sandboxPolicyOf, sweepStaleRunState } from '../sandbox/index.js';
 import { memoryResetNote, Memories, type Memory } from './in-memory.js';
 import type { ProcessLanguage } from './language.js';
 import type { ProcessRuntimeConfig } from './options.js';
@@ -116,16 +116,12 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     if (lastReport !== undefined) return lastReport;
     try {
       const command = await language.command(false);
-      const plan = await planLaunch({
-        kind: command.kind,
-        command: command.command,
-        args: command.args,
+      const { backend, enforced } = await launchReport({
+        command: { kind: command.kind, command: command.command, args: command.args },
         policy: sandboxPolicyOf(workspacePolicyOf(spec, config.processes), {}),
         mode: config.sandbox,
-        firstFreeFd: 4,
       });
-      plan.release();
-      lastReport = { backend: plan.backend, enforced: plan.enforced };
+      lastReport = { backend, enforced };
       return lastReport;
     } catch {
       return NO_SANDBOX;

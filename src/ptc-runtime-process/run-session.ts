@@ -7,13 +7,15 @@
 import { capErrorMessage } from '../error-text.js';
 import type { ErrorInfo } from '../errors.js';
 import { checkJson, type JsonValue } from '../json.js';
-import { MAX_ERROR_MESSAGE_BYTES, MAX_FRAME_DEPTH, MAX_QUEUED_REPLY_BYTES } from '../limits.js';
+import { MAX_QUEUED_REPLY_BYTES } from '../limits.js';
 import { Deadline } from '../ptc-runtime/deadline.js';
 import type { ResolvedRunSpec, RunResult, SandboxReport } from '../ptc-runtime/types.js';
-import { encodeFrame, encodeValueResult, type CallFrame, type ChildBinding, type ChildFrame, type ChildLimits, type ResultFrame } from './frames.js';
+import type { CallFrame, ChildFrame, ChildLimits } from './frames.js';
 import type { ChildExit } from './child-exit.js';
 import type { ProcessChild } from './process-child.js';
 import { MemoryWatch } from './memory-watch.js';
+import { ReplyQueue } from './reply-queue.js';
+import { runFrame } from './run-frame.js';
 import { describeError, lookupBinding, memoryLimitError, outputLimitError, preview, timeoutError, type SessionTexts } from './session-texts.js';
 
 /** The child's limits minus those that follow from fixed host limits (frame depth, error text). */
@@ -79,11 +81,8 @@ class Session {
   #pendingArgsBytes = 0;
   #lastCallId: number;
   #settled = false;
-  /** Reply lines not yet written: the replies of one turn of the event loop go out in one write. */
-  #outgoing: string[] = [];
-  #outgoingBytes = 0;
-  #lastOutgoing: ResultFrame | undefined;
-  #flushScheduled = false;
+  /** The replies to binding calls, batched per turn of the event loop. */
+  readonly #replies: ReplyQueue;
   #deadline: Deadline | undefined;
   #watchdog: NodeJS.Timeout | undefined;
   #onAbort: (() => void) | undefined;
@@ -95,6 +94,16 @@ class Session {
     this.#input = input;
     this.#resolve = resolve;
     this.#lastCallId = input.firstCallId - 1;
+    this.#replies = new ReplyQueue(input.child, input.limits.maxFrameBytes, {
+      // A child that stops reading (its event loop blocked, or forged calls it never reads the replies
+      // of) would make the host buffer every reply: the queue is bounded per run.
+      stalled: (queued) =>
+        this.#protocol(
+          `the program stopped reading its replies (${queued} bytes queued, more than ${MAX_QUEUED_REPLY_BYTES}); ` +
+            `do not block the event loop while ${this.#input.texts.calls} are in flight`,
+        ),
+      failed: (error) => this.#replyFailed(error),
+    });
   }
 
   start(): void {
@@ -125,30 +134,7 @@ class Session {
       onExit: (exit) => this.#onChildExit(exit),
     });
     if (this.#settled) return;
-    child.send({
-      type: 'run',
-      code: this.#input.code,
-      bindings: spec.bindings.map(
-        (binding): ChildBinding => ({
-          global: binding.global,
-          members: Object.keys(binding.functions),
-          errorClass: binding.errorClass === undefined ? null : { ...binding.errorClass },
-          ...(binding.argumentList === true ? { argumentList: true } : {}),
-        }),
-      ),
-      limits: {
-        // The notes before the program already count against its output.
-        maxOutputBytes: limits.maxOutputBytes - this.#outputBytes,
-        maxFrameBytes: limits.maxFrameBytes,
-        maxPendingCalls: limits.maxPendingCalls,
-        maxPendingArgsBytes: limits.maxPendingArgsBytes,
-        // A value sits one level inside its frame object, which the host bounds at MAX_FRAME_DEPTH.
-        maxValueDepth: MAX_FRAME_DEPTH - 1,
-        maxErrorMessageBytes: MAX_ERROR_MESSAGE_BYTES,
-      },
-      ...(this.#input.keep ? { keep: true } : {}),
-      ...(this.#input.sendChannelKey === true && this.#input.channelKey !== undefined ? { key: this.#input.channelKey } : {}),
-    });
+    child.send(runFrame(this.#input, limits.maxOutputBytes - this.#outputBytes));
   }
 
   #watch(): void {
@@ -307,7 +293,7 @@ class Session {
   #reply(frame: CallFrame, value: unknown): void {
     if (!this.#finishCall(frame.id)) return;
     if (value === undefined) {
-      this.#sendResult({ type: 'result', id: frame.id, ok: true });
+      this.#replies.result({ type: 'result', id: frame.id, ok: true });
       return;
     }
     let check: ReturnType<typeof checkJson>;
@@ -318,10 +304,10 @@ class Session {
     }
     if (!check.ok) {
       const label = `${preview(frame.global)}.${preview(frame.member)}`;
-      this.#sendError(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
+      this.#replies.error(frame.id, `${label} returned a value that is not JSON (at ${check.path || 'the value itself'}: ${check.reason})`);
       return;
     }
-    this.#sendResult({ type: 'result', id: frame.id, ok: true, value: value as JsonValue });
+    this.#replies.result({ type: 'result', id: frame.id, ok: true, value: value as JsonValue });
   }
 
   #replyError(frame: CallFrame, error: unknown): void {
@@ -332,7 +318,7 @@ class Session {
     } catch {
       code = undefined;
     }
-    this.#sendError(frame.id, capErrorMessage(describeError(error)), typeof code === 'string' ? code : undefined);
+    this.#replies.error(frame.id, capErrorMessage(describeError(error)), typeof code === 'string' ? code : undefined);
   }
 
   #finishCall(id: number): boolean {
@@ -342,73 +328,6 @@ class Session {
     this.#pending.delete(id);
     this.#pendingArgsBytes -= bytes;
     return true;
-  }
-
-  #sendError(id: number, message: string, code?: string): void {
-    this.#sendResult({ type: 'result', id, ok: false, error: { message, ...(code === undefined ? {} : { code }) } });
-  }
-
-  #sendResult(frame: ResultFrame): void {
-    let line: string;
-    try {
-      // A value's line is built around its own JSON, without serialising the frame object around it.
-      line = frame.ok && frame.value !== undefined ? encodeValueResult(frame.id, JSON.stringify(frame.value)) : encodeFrame(frame);
-    } catch (error) {
-      this.#sendError(frame.id, `the result could not be serialised: ${describeError(error)}`);
-      return;
-    }
-    this.#queueReply(frame, line);
-  }
-
-  /** Queues a reply's line (`frame` encoded) for the next write, within the channel's frame limit. */
-  #queueReply(frame: ResultFrame, line: string): void {
-    const bytes = Buffer.byteLength(line, 'utf8');
-    if (bytes > this.#input.limits.maxFrameBytes) {
-      this.#sendError(frame.id, `the result is ${bytes} bytes, more than the ${this.#input.limits.maxFrameBytes}-byte channel limit; ask for less (a range, a filter)`);
-      return;
-    }
-    this.#outgoing.push(line);
-    this.#outgoingBytes += bytes;
-    this.#lastOutgoing = frame;
-    // Replies batch up only to a small size, so the bound on queued bytes below is checked as often
-    // as it was with one write per reply.
-    if (this.#outgoingBytes >= REPLY_BATCH_BYTES) {
-      this.#flush();
-      return;
-    }
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      // Queued from a binding's settlement (a microtask), the tick runs once every reply that is
-      // ready in this turn has been queued (docs/control-channel.md, "Hot path").
-      process.nextTick(this.#flushTick);
-    }
-  }
-
-  readonly #flushTick = (): void => {
-    try {
-      this.#flush();
-    } catch (error) {
-      this.#replyFailed(error);
-    }
-  };
-
-  #flush(): void {
-    this.#flushScheduled = false;
-    const frame = this.#lastOutgoing;
-    if (this.#settled || frame === undefined || this.#outgoing.length === 0) return;
-    const text = this.#outgoing.length === 1 ? (this.#outgoing[0] as string) : this.#outgoing.join('');
-    this.#outgoing = [];
-    this.#outgoingBytes = 0;
-    this.#lastOutgoing = undefined;
-    // A child that stops reading (its event loop blocked, or forged calls it never reads the replies
-    // of) would make the host buffer every reply: the queue is bounded per run.
-    const queued = this.#input.child.send(frame, text);
-    if (queued > MAX_QUEUED_REPLY_BYTES) {
-      this.#protocol(
-        `the program stopped reading its replies (${queued} bytes queued, more than ${MAX_QUEUED_REPLY_BYTES}); ` +
-          `do not block the event loop while ${this.#input.texts.calls} are in flight`,
-      );
-    }
   }
 
   #onChildExit(exit: ChildExit): void {
@@ -441,7 +360,7 @@ class Session {
       }
     }
     this.#settled = true;
-    this.#outgoing = [];
+    this.#replies.close();
     this.#deadline?.clear();
     if (this.#watchdog !== undefined) clearInterval(this.#watchdog);
     if (this.#onAbort !== undefined) this.#input.spec.signal?.removeEventListener('abort', this.#onAbort);
@@ -467,6 +386,3 @@ class Session {
     void child.dispose().then(() => this.#resolve({ result, kept: false, nextCallId, ...(lost === undefined ? {} : { lostBecause: lost }) }));
   }
 }
-
-/** Replies written together at most: small, so a batch never delays the queued-bytes check much. */
-const REPLY_BATCH_BYTES = 64 * 1024;

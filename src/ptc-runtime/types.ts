@@ -5,8 +5,8 @@
 import type { ErrorInfo } from '../errors.js';
 import type { JsonValue } from '../json.js';
 
-export type { SandboxBackendName, SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/types.js';
-import type { SandboxMode, SandboxReport } from '../sandbox/types.js';
+export type { SandboxBackendName, SandboxEnforcement, SandboxMode, SandboxReport } from '../sandbox/index.js';
+import type { SandboxMode, SandboxReport } from '../sandbox/index.js';
 
 /** Widening of the default `workspace` policy (docs/sandbox.md) for one run. */
 export interface PolicyWidening {

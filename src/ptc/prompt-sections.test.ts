@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { installApprovals } from '../approvals/approvals.js';
 import { createBashTool } from '../builtin-tools/bash.js';
 import { createContext } from '../context/context.js';
-import { resolveWorkspacePolicy } from '../sandbox/workspace-policy.js';
+import { resolveWorkspacePolicy } from '../sandbox/index.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import { defineTool, type AnyToolDefinition } from '../tools/types.js';
 import { renderSdkInstructions, renderSdkSection } from './prompt-sections.js';

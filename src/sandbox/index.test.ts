@@ -7,14 +7,8 @@ import { join } from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  NODE_PERMISSION_ENFORCEMENT,
-  NONE_ENFORCEMENT,
-  overrideSandboxProbe,
-  planLaunch,
-  probeSandbox,
-  runtimeReadPaths,
-} from './index.js';
+import { NODE_PERMISSION_ENFORCEMENT, NONE_ENFORCEMENT, overrideSandboxProbe, planLaunch, probeSandbox } from './index.js';
+import { runtimeReadPaths } from './runtime-read-paths.js';
 import { skipWithoutBwrap } from '../../test/helpers/bwrap.js';
 import { buildSandboxFilter, decodeFilter } from './seccomp-filter.js';
 import type { LaunchRequest, SandboxPolicy } from './types.js';

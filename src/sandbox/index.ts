@@ -1,224 +1,48 @@
-// planLaunch: picks the backend for a mode (docs/sandbox.md) and turns a policy into a launch plan.
-// `off` -> none; `auto` -> bwrap, else node-permission for Node, else none; `required` -> bwrap or
-// SANDBOX_UNAVAILABLE. spawnConfined() spawns the plan and releases it.
+// The sandbox's public surface: nothing outside src/sandbox/ imports any other file of it (checked by
+// public-surface.test.ts). A confined process is started with launch() (docs/sandbox-launch.md);
+// policies are resolved with resolveWorkspacePolicy (docs/sandbox.md); the rest are the probe, the
+// kernel support checks and the host-private state helpers the tools and runtimes share.
 
-import { ConfigError, SandboxUnavailableError } from '../errors.js';
-import type { SandboxEnforcement } from './types.js';
-import { buildBwrapArgs, readHostLayout } from './bwrap.js';
-import { openFilterFd, releaseOnce } from './filter-fd.js';
-import { buildNodePermissionArgs, nodePermissionFlag } from './node-permission.js';
-import { realpathOrUndefined, resolvePolicyPaths } from './policy.js';
-import { excludeWritableRoots } from './private-dir.js';
-import { findProtectedBinds } from './protected-paths.js';
-import { probeSandbox } from './probe.js';
-import { buildSandboxFilter, encodeFilter, hasSeccompRules, type SeccompRules } from './seccomp-filter.js';
-import type { LaunchPlan, LaunchRequest, SandboxBackendName, SandboxMode } from './types.js';
+// Starting a confined process.
+export {
+  launch,
+  launchReport,
+  reportStartFailure,
+  type LaunchCommand,
+  type Launched,
+  type LaunchedChild,
+  type LaunchLimits,
+  type LaunchOptions,
+  type LaunchReport,
+  type LaunchStdio,
+  type LaunchStdioEntry,
+  type ProgramStdio,
+} from './launch.js';
+export type { ConfinedProcess } from './confined-process.js';
+export { NODE_PERMISSION_ENFORCEMENT, NONE_ENFORCEMENT, planLaunch, selectBackend } from './plan-launch.js';
+export type { LaunchPlan, LaunchRequest, PlanLaunch, SandboxBackendName, SandboxEnforcement, SandboxMode, SandboxPolicy, SandboxReport } from './types.js';
 
-export type { LaunchPlan, LaunchRequest, PlanLaunch, SandboxPolicy } from './types.js';
-export { defaultSandboxEnv, policyKey, type DefaultSandboxEnvOptions } from './policy.js';
-export { overrideSandboxProbe, probeSandbox, type SandboxProbe } from './probe.js';
+// Policies.
+export { defaultSandboxEnv, isWithin, policyKey, type DefaultSandboxEnvOptions } from './policy.js';
+export {
+  isProtectedUnder,
+  policyRoots,
+  resolveWorkspacePolicy,
+  sandboxPolicyOf,
+  type WorkspacePolicy,
+  type WorkspacePolicyInput,
+} from './workspace-policy.js';
 export { SANDBOX_ETC_ENTRIES } from './bwrap.js';
-export { launchConfined, spawnConfined, type ConfinedProcess, type SpawnConfinedOptions } from './spawn-confined.js';
+
+// What this host supports, and switches for tests and the bench.
+export { overrideSandboxProbe, probeSandbox, type SandboxProbe } from './probe.js';
 export { setSpawnerEnabled, signalName, type SpawnedProcess } from './spawner.js';
-export { sandboxPolicyOf, resolveWorkspacePolicy, policyRoots, type WorkspacePolicy, type WorkspacePolicyInput } from './workspace-policy.js';
 export { taskLimitSupport, type TaskLimitSupport } from './task-limit.js';
-export { freezerSupport, setFreezeEnabled } from './freezer.js';
+export { freezerSupport, holdThaws, setFreezeEnabled } from './freezer.js';
 export { memoryLimitSupport, type MemoryGroup, type MemoryMechanism } from './memory-limit.js';
-export { sweepStaleRunState } from './stale.js';
+export { residentBytes } from './proc-tree.js';
+
+// Host-private state (docs/security.md, "Host-private state").
+export { sweepStaleRunState, sweepStaleState } from './stale.js';
 export { excludeWritableRoots, makePrivateDir, privateRoot } from './private-dir.js';
-
-/** What each backend enforces (the bwrap process level depends on the seccomp filter, see planBwrap). */
-export const NONE_ENFORCEMENT: SandboxEnforcement = Object.freeze({ fs: 'none', network: 'none', process: 'none' });
-export const NODE_PERMISSION_ENFORCEMENT: SandboxEnforcement = Object.freeze({
-  fs: 'partial',
-  network: 'none',
-  process: 'partial',
-});
-
-/** Plans the launch of one confined process. See {@link LaunchRequest} and docs/sandbox.md. */
-export async function planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
-  validateRequest(request);
-  // Before anything reads or makes host-private state for this launch (the probe cache first): its
-  // writable roots must not hold that state (docs/security.md, "Host-private state").
-  if (request.mode !== 'off') excludeWritableRoots([request.policy.cwd, ...request.policy.write]);
-  const backend = await selectBackend(request.mode, request.kind);
-  if (backend === 'bwrap') {
-    const probe = await probeSandbox();
-    return planBwrap(request, probe.bwrapPath as string, probe.seccomp);
-  }
-  return backend === 'node-permission' ? planNodePermission(request) : planNone(request);
-}
-
-/**
- * The backend planLaunch will choose for a mode and a kind of command, known before the policy is
- * built (a program child makes a host temp dir only when the backend has no private /tmp). Rejects
- * with SANDBOX_UNAVAILABLE like planLaunch.
- */
-export async function selectBackend(mode: SandboxMode, kind: LaunchRequest['kind']): Promise<SandboxBackendName> {
-  if (mode === 'off') return 'none';
-  const probe = await probeSandbox();
-  if (probe.bwrapPath !== undefined) return 'bwrap';
-  if (mode === 'required') {
-    throw new SandboxUnavailableError(
-      `Sandbox mode "required" needs bubblewrap, which is not usable here (${probe.detail ?? 'unknown reason'}). ` +
-        'Install it (`apt-get install bubblewrap`) or run with `--sandbox auto` to use the strongest backend available.',
-    );
-  }
-  return kind === 'node' ? 'node-permission' : 'none';
-}
-
-function planNone(request: LaunchRequest): LaunchPlan {
-  return {
-    backend: 'none',
-    enforced: NONE_ENFORCEMENT,
-    command: request.command,
-    args: [...request.args],
-    env: { ...request.policy.env },
-    cwd: request.policy.cwd,
-    passFds: [],
-    passBytes: [],
-    signalExitCodes: false,
-    asyncIoDenied: false,
-    release: () => undefined,
-  };
-}
-
-function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: boolean): LaunchPlan {
-  const { policy } = request;
-  const paths = resolvePolicyPaths(policy);
-  // A read-only workspace needs no protected binds: nothing in it can be written or created.
-  const writableRoots = paths.cwdReadOnly === true ? [] : [paths.cwd, ...paths.write];
-  const protect = findProtectedBinds(writableRoots, paths.protect ?? []);
-  // Without a filter for this architecture, a policy that denies processes cannot be honoured:
-  // children are still confined and killed with the namespace, so process enforcement is partial.
-  const rules: SeccompRules = {
-    denySpawn: !policy.processes,
-    // The network namespace hides every host port but not a socket file in a bound path.
-    denyUnixSockets: !policy.network,
-    killSignalExitCodes: request.truthfulExit === true,
-    // Always: settlement's fast path needs every write to end inside its own system call.
-    denyAsyncIo: true,
-    denyUserNamespaces: request.denyUserNamespaces === true,
-  };
-  const filter = !hasSeccompRules(rules) || !seccompAvailable ? undefined : buildSandboxFilter(rules);
-  const filterBytes = filter === undefined ? undefined : encodeFilter(filter);
-  const filterFd = filterBytes === undefined ? undefined : openFilterFd(filterBytes);
-  const passFds = filterFd === undefined ? [] : [filterFd];
-  const release = releaseOnce(passFds);
-  try {
-    const args = buildBwrapArgs({
-      layout: readHostLayout(),
-      paths,
-      protect,
-      runtimeRead: runtimeReadPaths(request),
-      network: policy.network,
-      env: policy.env,
-      ...(request.tmpMaxBytes === undefined ? {} : { tmpMaxBytes: request.tmpMaxBytes }),
-      ...(filterFd === undefined ? {} : { seccompFd: request.firstFreeFd }),
-      command: request.kind === 'node' ? (realpathOrUndefined(request.command) ?? request.command) : request.command,
-      args: request.args,
-    });
-    const processLevel = policy.processes || (filter !== undefined && rules.denySpawn) ? 'full' : 'partial';
-    return {
-      backend: 'bwrap',
-      enforced: Object.freeze({ fs: 'full', network: 'full', process: processLevel }),
-      command: bwrapPath,
-      args,
-      // bwrap itself gets nothing: --clearenv plus --setenv gives the sandboxed process policy.env.
-      env: {},
-      cwd: paths.cwd,
-      passFds,
-      passBytes: filterBytes === undefined ? [] : [filterBytes],
-      // bwrap reports a child killed by signal N as exit code 128 + N; with the exit rule no process
-      // in the sandbox can exit with such a code itself (docs/sandbox.md, "Memory").
-      signalExitCodes: filter !== undefined && rules.killSignalExitCodes,
-      asyncIoDenied: filter !== undefined && rules.denyAsyncIo,
-      release,
-    };
-  } catch (error) {
-    release();
-    throw error;
-  }
-}
-
-function planNodePermission(request: LaunchRequest): LaunchPlan {
-  const paths = resolvePolicyPaths(request.policy);
-  const flags = buildNodePermissionArgs({
-    layout: readHostLayout(),
-    paths,
-    runtimeRead: runtimeReadPaths(request),
-    permissionFlag: nodePermissionFlag(),
-  });
-  return {
-    backend: 'node-permission',
-    enforced: NODE_PERMISSION_ENFORCEMENT,
-    command: request.command,
-    args: [...flags, ...request.args],
-    env: { ...request.policy.env },
-    cwd: paths.cwd,
-    passFds: [],
-    passBytes: [],
-    signalExitCodes: false,
-    asyncIoDenied: false,
-    release: () => undefined,
-  };
-}
-
-/** Node options whose value is the next argument and names a file Node loads. */
-const NODE_FILE_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
-/** Node options that take the next argument as a value that is not a file. */
-const NODE_VALUE_OPTIONS = new Set(['--input-type', '--title', '-C', '--conditions', '--inspect-port']);
-/** Node options after which no entry script follows. */
-const NODE_NO_SCRIPT_OPTIONS = new Set(['-e', '--eval', '-p', '--print', '-i', '--interactive', '-c', '--check']);
-
-/**
- * The real paths the runtime needs to read: the explicit list plus, for Node, the entry script and
- * preloaded files when given as absolute paths. Only host-chosen arguments are scanned (`exec`
- * arguments may carry model text, so they never widen the policy).
- */
-export function runtimeReadPaths(request: Pick<LaunchRequest, 'kind' | 'args' | 'runtimeReadPaths'>): string[] {
-  const wanted = [...(request.runtimeReadPaths ?? [])];
-  if (request.kind === 'node') {
-    const args = request.args;
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i] ?? '';
-      const eq = arg.indexOf('=');
-      const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (NODE_NO_SCRIPT_OPTIONS.has(arg)) break;
-      if (NODE_FILE_OPTIONS.has(name)) {
-        const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-        if (value !== undefined) wanted.push(value);
-        continue;
-      }
-      if (NODE_VALUE_OPTIONS.has(arg)) {
-        i++;
-        continue;
-      }
-      if (arg === '--') {
-        if (args[i + 1] !== undefined) wanted.push(args[i + 1] ?? '');
-        break;
-      }
-      if (arg.startsWith('-')) continue;
-      wanted.push(arg);
-      break;
-    }
-  }
-  const out: string[] = [];
-  for (const path of wanted) {
-    if (!path.startsWith('/')) continue;
-    const real = realpathOrUndefined(path);
-    if (real !== undefined && !out.includes(real)) out.push(real);
-  }
-  return out;
-}
-
-function validateRequest(request: LaunchRequest): void {
-  if (!Number.isInteger(request.firstFreeFd) || request.firstFreeFd < 3) {
-    throw new ConfigError(`firstFreeFd must be an integer >= 3, got ${String(request.firstFreeFd)}.`);
-  }
-  for (const [key, value] of Object.entries(request.policy.env)) {
-    if (key === '' || key.includes('=') || key.includes('\0') || value.includes('\0')) {
-      throw new ConfigError(`sandbox env entry "${key}" is not a valid environment variable.`);
-    }
-  }
-}
+export { ownerProvablyDead, ownerTag, parseOwner } from './owner.js';

@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BOOT_PAUSE_MAX_MS, BootPause, type PausableChild } from '../../src/ptc-runtime-process/boot-pause.js';
-import { defaultSandboxEnv, planLaunch, spawnConfined, type ConfinedProcess } from '../../src/sandbox/index.js';
+import { defaultSandboxEnv, launch, type ConfinedProcess } from '../../src/sandbox/index.js';
 import { processChain } from '../../src/sandbox/proc-tree.js';
 import { cannotRunCode, statFields } from '../helpers/process-state.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -97,15 +97,14 @@ describe('a launched tree paused and continued', () => {
 
   it('stops every process of the chain, continues them, and a paused tree still dies on the kill', async () => {
     const cwd = process.cwd();
-    const plan = await planLaunch({
-      kind: 'node',
-      command: process.execPath,
-      args: ['-e', 'setInterval(() => {}, 5)'],
+    const started = await launch({
+      command: { kind: 'node', command: process.execPath, args: ['-e', 'setInterval(() => {}, 5)'] },
       policy: { cwd, read: [], write: [], network: false, processes: false, env: defaultSandboxEnv(cwd) },
       mode: 'auto',
-      firstFreeFd: 3,
+      stdio: ['ignore', 'ignore', 'ignore'],
     });
-    const launched = spawnConfined(plan, { stdio: ['ignore', 'ignore', 'ignore'] });
+    const launched = started.process;
+    const plan = started.report;
     confined = launched;
     const pid = launched.pid as number;
     // Under bwrap: the monitor, the namespace's init and node; elsewhere node alone.

@@ -18,7 +18,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import type { RunResult } from '../../src/ptc-runtime/index.js';
 import { createNodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
 import { createPythonRuntime, type PythonRuntimeOptions } from '../../src/ptc-runtime-python/index.js';
-import { defaultSandboxEnv, memoryLimitSupport, planLaunch, spawnConfined, sweepStaleRunState, type ConfinedProcess } from '../../src/sandbox/index.js';
+import { defaultSandboxEnv, launch as sandboxLaunch, memoryLimitSupport, sweepStaleRunState, type ConfinedProcess } from '../../src/sandbox/index.js';
 import { formatOwner, identityOf, type OwnerIdentity } from '../../src/sandbox/owner.js';
 import { processChain, residentBytes } from '../../src/sandbox/proc-tree.js';
 
@@ -195,15 +195,13 @@ describe.skipIf(skipWithoutBwrap)('a launch under bwrap whose grandchild leaves 
   async function launch(memoryLimitBytes?: number): Promise<{ launched: ConfinedProcess; program: number }> {
     const hog = `(python3 -c '${PYTHON_HOG.replace('1.5', '30')}' &)`;
     const script = `process.stdin.once('data', () => { require('node:child_process').spawnSync('sh', ['-c', ${JSON.stringify(hog)}]); }); setInterval(() => {}, 1000);`;
-    const plan = await planLaunch({
-      kind: 'node',
-      command: process.execPath,
-      args: ['-e', script],
+    const { process: launched } = await sandboxLaunch({
+      command: { kind: 'node', command: process.execPath, args: ['-e', script] },
       policy: { cwd: workspace, read: [], write: [], network: false, processes: true, env: defaultSandboxEnv(workspace) },
       mode: 'required',
-      firstFreeFd: 3,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      ...(memoryLimitBytes === undefined ? {} : { limits: { memoryLimitBytes } }),
     });
-    const launched = spawnConfined(plan, { stdio: ['pipe', 'ignore', 'ignore'], ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }) });
     confined = launched;
     await waitUntil('the chain to reach the program', () => processChain(launched.pid as number).length >= 3);
     const program = launched.recordChain()[2] as number;

@@ -8,7 +8,7 @@ import { AbortedError, ConfigError, HarnessError, InvalidArgsError } from '../..
 import { networkCall } from '../network-call.js';
 import type { JsonSchema } from '../../json.js';
 import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_SITES, WEB_SEARCH_TIMEOUT_MS } from '../../limits.js';
-import type { WorkspacePolicy } from '../../sandbox/workspace-policy.js';
+import type { WorkspacePolicy } from '../../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../../tools/types.js';
 import type { SearchBackend, WebSearchBackendName, WebSearchConfig } from './backend.js';
 import { BRAVE_DEFAULT_KEY_ENV, createBraveBackend } from './brave-backend.js';
