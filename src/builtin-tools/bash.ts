@@ -15,7 +15,7 @@ import {
 import { planLaunch, spawnConfined, type LaunchPlan } from '../sandbox/index.js';
 import type { SpillStore, SpillStream } from '../tools/spill.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { contractSchemas, withPropertyDescription, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
+import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
 import { bashTimeoutText, resolveBashOptions, truncationNote, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
 import { memoryLimitNote, ShellMemoryWatch } from './shell-memory.js';
@@ -46,7 +46,7 @@ export const BASH_DESCRIPTION = bashDescription();
 /** The contract's schemas, with the description of `timeout_ms` naming this tool's default deadline. */
 function bashSchemas(defaultTimeoutMs: number): ContractSchemas {
   const schemas = contractSchemas('bash', () => import('./contracts/bash.js'));
-  return { ...schemas, inputSchema: withPropertyDescription(schemas.inputSchema, 'timeout_ms', bashTimeoutText(defaultTimeoutMs)) };
+  return { ...schemas, inputSchema: withProperty(schemas.inputSchema, 'timeout_ms', { description: bashTimeoutText(defaultTimeoutMs) }) };
 }
 
 export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {

@@ -42,14 +42,15 @@ export function contractSchemas(name: BuiltinContractName, load: () => Promise<C
 }
 
 /**
- * `schema` with the description of one property replaced: for the few argument descriptions that
- * name an option of the tool (bash's default deadline). The text comes from the function the contract
- * describes the property with, so the result is what the contract gives for that option (tested).
+ * `schema` with keywords of one property replaced: for the few arguments whose description or bounds
+ * name an option of the tool (bash's default deadline, a code runtime's deadline bounds). The values
+ * come from what the contract's `inputFor(option)` uses, so the result is what the contract gives for
+ * that option (src/builtin-tools/contracts/contracts.test.ts).
  */
-export function withPropertyDescription(schema: JsonSchema, property: string, description: string): JsonSchema {
+export function withProperty(schema: JsonSchema, property: string, changes: Readonly<Record<string, unknown>>): JsonSchema {
   if (typeof schema !== 'object') return schema;
   const properties = schema['properties'] as Readonly<Record<string, JsonSchema>> | undefined;
   const current = properties?.[property];
   if (properties === undefined || current === undefined || typeof current !== 'object') return schema;
-  return { ...schema, properties: { ...properties, [property]: { ...current, description } } };
+  return { ...schema, properties: { ...properties, [property]: { ...current, ...changes } } };
 }

@@ -7,7 +7,7 @@
 import { AbortedError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import { DEFAULT_BASH_MEMORY_MB, MAX_BASH_STREAM_BYTES } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { contractSchemas, withPropertyDescription, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
+import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
 import { persistentBashTimeoutText, resolveBashOptions, truncationNote, type BashToolOptions } from './bash-options.js';
 import { ShellSession } from './shell-session.js';
 import { memoryLimitNote } from './shell-memory.js';
@@ -46,7 +46,7 @@ export function persistentBashDescription(maxStreamBytes: number = MAX_BASH_STRE
 /** The contract's schemas, with the description of `timeout_ms` naming this tool's default deadline. */
 function persistentBashSchemas(defaultTimeoutMs: number): ContractSchemas {
   const schemas = contractSchemas('persistent-bash', () => import('./contracts/persistent-bash.js'));
-  return { ...schemas, inputSchema: withPropertyDescription(schemas.inputSchema, 'timeout_ms', persistentBashTimeoutText(defaultTimeoutMs)) };
+  return { ...schemas, inputSchema: withProperty(schemas.inputSchema, 'timeout_ms', { description: persistentBashTimeoutText(defaultTimeoutMs) }) };
 }
 
 export function createPersistentBashTool(options: PersistentBashToolOptions): PersistentBashTool {

@@ -9,6 +9,7 @@ import * as goalDone from './goal-done.js';
 import * as grep from './grep.js';
 import * as persistentBash from './persistent-bash.js';
 import * as read from './read.js';
+import * as runCode from './run-code.js';
 import * as skill from './skill.js';
 import * as strReplaceEditor from './str-replace-editor.js';
 import * as task from './task.js';
@@ -26,6 +27,7 @@ export const CONTRACTS = {
   grep,
   'persistent-bash': persistentBash,
   read,
+  'run-code': runCode,
   skill,
   'str-replace-editor': strReplaceEditor,
   task,

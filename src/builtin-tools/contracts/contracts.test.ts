@@ -4,10 +4,12 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../context/context.js';
-import { DEFAULT_BASH_TIMEOUT_MS } from '../../limits.js';
+import { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../../limits.js';
+import { createRunCodeTool } from '../../ptc/run-code.js';
+import type { PtcRuntime } from '../../ptc-runtime/types.js';
 import { createSkillTool } from '../../skills/skill-tool.js';
 import { defineTool } from '../../tools/define-tool.js';
-import { ToolRuntime } from '../../tools/tool-runtime.js';
+import { RUN_CODE_TOOL_NAME, ToolRuntime } from '../../tools/tool-runtime.js';
 import type { AnyToolDefinition } from '../../tools/types.js';
 import { vetSchemas } from '../../tools/vetted-schemas.js';
 import { wireSchema } from '../../tools/wire-schema.js';
@@ -31,6 +33,10 @@ afterAll(async () => {
 });
 
 const catalog = (key: string) => () => BUILTIN_TOOL_CATALOG[key]!({ policy, sandbox: 'off' });
+const HARNESS_TIMEOUT = { defaultMs: DEFAULT_TIMEOUT_MS, minMs: MIN_TIMEOUT_MS, maxMs: MAX_TIMEOUT_MS };
+/** Only the runtime's language and deadline bounds enter run_code's definition; the runtime runs nothing here. */
+const runCode = (timeout = HARNESS_TIMEOUT) => () =>
+  createRunCodeTool({ runtime: { language: 'typescript', timeout } as unknown as PtcRuntime, cwd: policy.cwd });
 
 /** Every built-in tool, by the contract it is made from, with the smallest valid arguments. */
 const BUILTINS: Record<ContractName, { make: () => AnyToolDefinition; valid: Record<string, unknown> }> = {
@@ -42,6 +48,7 @@ const BUILTINS: Record<ContractName, { make: () => AnyToolDefinition; valid: Rec
   'persistent-bash': { make: catalog('bash-session'), valid: { command: 'true' } },
   read: { make: catalog('read'), valid: { path: 'a.txt' } },
   skill: { make: () => createSkillTool([]), valid: { name: 'writing-ptc-programs' } },
+  'run-code': { make: runCode(), valid: { code: 'return 1', description: 'one' } },
   'str-replace-editor': { make: catalog('str_replace_editor'), valid: { command: 'view', path: 'a.txt' } },
   task: { make: catalog('task'), valid: { description: 'look around', prompt: 'List the files.' } },
   todo: { make: catalog('todo'), valid: { todos: [] } },
@@ -55,7 +62,13 @@ function registryWith(def: AnyToolDefinition): ToolRuntime {
   const root = createContext();
   root.provide('tools', new ToolRuntime(root));
   // As the builtin-tools row registers them (src/presets/builtin-tools-plugin.ts).
-  root.tools.register(vetSchemas(def));
+  if (def.name !== RUN_CODE_TOOL_NAME) {
+    root.tools.register(vetSchemas(def));
+    return root.tools;
+  }
+  // The transport, as the ptc plugin installs it; only a ptc scope sees and executes it.
+  root.tools.provideTransport(vetSchemas(def));
+  root.tools.presentAs('ptc');
   return root.tools;
 }
 
@@ -69,7 +82,7 @@ describe('built-in tool contracts', () => {
   it.each(names)('%s: the model sees the JSON Schema of its zod contract, as defineTool would make it', (name) => {
     const def = tool(BUILTINS[name].make);
     const contract = CONTRACTS[name];
-    const seen = registryWith(def).schemas().find((s) => s.name === def.name);
+    const seen = registryWith(def).wireTools().find((s) => s.name === def.name);
     expect(seen?.inputSchema).toStrictEqual(wireSchema(contract.input, 'input', name));
     expect(seen?.outputSchema).toStrictEqual(wireSchema(contract.output, 'output', name));
     // The user-tool path gives the same schemas for the same zod.
@@ -126,5 +139,12 @@ describe('built-in tool contracts', () => {
     const def = tool(make);
     expect(def.inputSchema).toStrictEqual(wireSchema(contract.inputFor(5000), 'input', 'bash'));
     expect(JSON.stringify(def.inputSchema)).toContain('default 5000');
+  });
+
+  it('run_code on a runtime with other deadline bounds shows what its contract gives for them', () => {
+    const timeout = { defaultMs: 3000, minMs: 500, maxMs: 9000 };
+    const def = tool(runCode(timeout));
+    expect(def.inputSchema).toStrictEqual(wireSchema(CONTRACTS['run-code'].inputFor(timeout), 'input', 'run_code'));
+    expect(def.inputSchema).toMatchObject({ properties: { timeoutMs: { minimum: 500, maximum: 9000, description: expect.stringContaining('default 3000') } } });
   });
 });

@@ -4,7 +4,7 @@
 
 import type { JsonSchema } from '../../json.js';
 
-export type BuiltinContractName = "bash" | "edit" | "glob" | "goal-done" | "grep" | "persistent-bash" | "read" | "skill" | "str-replace-editor" | "task" | "todo" | "web-fetch" | "web-search" | "write";
+export type BuiltinContractName = "bash" | "edit" | "glob" | "goal-done" | "grep" | "persistent-bash" | "read" | "run-code" | "skill" | "str-replace-editor" | "task" | "todo" | "web-fetch" | "web-search" | "write";
 
 export const BUILTIN_SCHEMAS: Readonly<Record<BuiltinContractName, { readonly input: JsonSchema; readonly output: JsonSchema }>> = {
   "bash": {
@@ -629,6 +629,48 @@ export const BUILTIN_SCHEMAS: Readonly<Record<BuiltinContractName, { readonly in
         "endLine",
         "totalLines",
         "truncated"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "run-code": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "code": {
+          "type": "string",
+          "description": "The program: the body of an async TypeScript function."
+        },
+        "description": {
+          "type": "string",
+          "description": "A short label of what the program does (for logs and UIs)."
+        },
+        "timeoutMs": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 600000,
+          "description": "Deadline in ms including awaited tool calls (default 120000)."
+        }
+      },
+      "required": [
+        "code",
+        "description"
+      ],
+      "additionalProperties": false
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "logs": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "result": {}
+      },
+      "required": [
+        "logs"
       ],
       "additionalProperties": false
     }
