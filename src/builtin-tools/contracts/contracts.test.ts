@@ -9,6 +9,7 @@ import { createRunCodeTool } from '../../ptc/run-code.js';
 import type { PtcRuntime } from '../../ptc-runtime/types.js';
 import { createSkillTool } from '../../skills/skill-tool.js';
 import { defineTool } from '../../tools/define-tool.js';
+import { parseNow, parseWith } from '../../tools/parsing-schema.js';
 import { RUN_CODE_TOOL_NAME, ToolRuntime } from '../../tools/tool-runtime.js';
 import type { AnyToolDefinition } from '../../tools/types.js';
 import { vetSchemas } from '../../tools/vetted-schemas.js';
@@ -89,6 +90,18 @@ describe('built-in tool contracts', () => {
     const asUserTool = defineTool({ name: def.name, description: def.description, input: contract.input, output: contract.output, execute: () => '' as never });
     expect(seen?.inputSchema).toStrictEqual(asUserTool.inputSchema);
     expect(seen?.outputSchema).toStrictEqual(asUserTool.outputSchema);
+  });
+
+  it.each(names)('%s: registers unvetted (schemas compiled, examples checked), as the vetted registration assumes', async (name) => {
+    const def = tool(BUILTINS[name].make);
+    const root = createContext();
+    root.provide('tools', new ToolRuntime(root));
+    // The tool's parser loaded first (it loads at the first call), so registration parses the examples with the contract too.
+    if (def.input === undefined) throw new Error(`${name} has no parsing schema`);
+    await expect(parseWith(def.input, BUILTINS[name].valid)).resolves.toMatchObject({ ok: true });
+    expect(parseNow(def.input, BUILTINS[name].valid)).toMatchObject({ ok: true });
+    if (def.name === RUN_CODE_TOOL_NAME) expect(() => root.tools.provideTransport(def)).not.toThrow();
+    else expect(() => root.tools.register(def)).not.toThrow();
   });
 
   it.each(names)('%s: its examples and its smallest valid call parse with its contract', (name) => {
