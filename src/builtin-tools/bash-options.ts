@@ -1,8 +1,7 @@
-// The options both shells take (and the sandbox report in their values) (the one-shot `bash` and the minimal preset's persistent one), checked
+// The options both shells take (the one-shot `bash` and the minimal preset's persistent one), checked
 // once in one place: the harness's policy, the sandbox mode, the default deadline and the stream bound.
 
 import { ConfigError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
 import { DEFAULT_BASH_MEMORY_MB, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_MEMORY_MB, MIN_BASH_TIMEOUT_MS } from '../limits.js';
 import { defaultSandboxEnv, sandboxPolicyOf, type SandboxMode, type SandboxPolicy, type WorkspacePolicy } from '../sandbox/index.js';
 
@@ -22,23 +21,18 @@ export interface BashToolOptions {
   readonly memoryLimitMb?: number;
 }
 
-const LEVEL = { type: 'string', enum: ['full', 'partial', 'none'] } as const;
+/** The `timeout_ms` description of the one-shot bash, for its default deadline (its contract and bash.ts). */
+export function bashTimeoutText(defaultTimeoutMs: number): string {
+  return `Deadline in milliseconds (default ${defaultTimeoutMs}); the command and its processes are killed when it passes.`;
+}
 
-/** The `sandbox` field of both shells' values: the backend that confined the command and what it enforced. */
-export const SANDBOX_REPORT_SCHEMA = {
-  type: 'object',
-  properties: {
-    backend: { type: 'string', enum: ['bwrap', 'node-permission', 'none'] },
-    enforced: {
-      type: 'object',
-      properties: { fs: LEVEL, network: LEVEL, process: LEVEL },
-      required: ['fs', 'network', 'process'],
-      additionalProperties: false,
-    },
-  },
-  required: ['backend', 'enforced'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+/** The `timeout_ms` description of the persistent bash, for its default deadline (its contract and persistent-bash.ts). */
+export function persistentBashTimeoutText(defaultTimeoutMs: number): string {
+  return (
+    `Deadline in milliseconds (default ${defaultTimeoutMs}); when it passes, the command is killed with ` +
+    'the shell and the next call starts a fresh shell.'
+  );
+}
 
 /** The options after validation, with the process policy the shells launch under. */
 export interface ResolvedBashOptions {

@@ -4,61 +4,30 @@
 
 import type { Readable } from 'node:stream';
 
+import type { z } from 'zod';
 import { AbortedError, ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
 import {
   BASH_PIPE_DRAIN_MS,
   DEFAULT_BASH_MEMORY_MB,
-  DEFAULT_BASH_TIMEOUT_MS,
   MAX_BASH_STREAM_BYTES,
-  MAX_BASH_TIMEOUT_MS,
-  MIN_BASH_TIMEOUT_MS,
   PROCESS_TREE_SAMPLE_MS,
 } from '../limits.js';
-import { launch, type LaunchStdioEntry, type Launched, type SandboxEnforcement, type SandboxReport } from '../sandbox/index.js';
+import { launch, type LaunchStdioEntry, type Launched } from '../sandbox/index.js';
 import type { SpillStore, SpillStream } from '../tools/spill.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
+import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
+import { bashTimeoutText, resolveBashOptions, truncationNote, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
 import { memoryLimitNote, ShellMemoryWatch } from './shell-memory.js';
 
 export type { BashToolOptions } from './bash-options.js';
 
-export interface BashArgs {
-  command: string;
-  description?: string;
-  timeout_ms?: number;
-}
-
-export type BashOutput = {
-  /** The exit code, or null when the command was ended by a signal. */
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  /** True when stdout or stderr lost bytes to the bound. */
-  truncated: boolean;
-  /** Set (true) when the command's processes went over the memory limit and a process of it was killed. */
-  memoryLimited?: boolean;
-  /** A truncated stream written whole to the session's spill directory (docs/sessions.md, "Spill"). */
-  spill?: { stdout?: SpilledStream; stderr?: SpilledStream };
-  /** The backend that confined the command and what it enforced (like a run_code result). */
-  sandbox: {
-    backend: SandboxReport['backend'];
-    enforced: { fs: SandboxEnforcement['fs']; network: SandboxEnforcement['network']; process: SandboxEnforcement['process'] };
-  };
-};
+type Contract = typeof import('./contracts/bash.js');
+export type BashArgs = ArgsOf<Contract>;
+export type BashOutput = ValueOf<Contract>;
 
 /** Where a spilled stream is and how big it was; `bytes` < `totalBytes` when the spill file limit cut it. */
-export type SpilledStream = { path: string; bytes: number; totalBytes: number };
-
-const SPILLED_STREAM_SCHEMA = {
-  type: 'object',
-  properties: { path: { type: 'string' }, bytes: { type: 'integer' }, totalBytes: { type: 'integer' } },
-  required: ['path', 'bytes', 'totalBytes'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+export type SpilledStream = z.output<Contract['spilledStream']>;
 
 /** The tool description for a given per-stream bound. */
 export function bashDescription(maxStreamBytes: number = MAX_BASH_STREAM_BYTES): string {
@@ -74,47 +43,11 @@ export function bashDescription(maxStreamBytes: number = MAX_BASH_STREAM_BYTES):
 
 export const BASH_DESCRIPTION = bashDescription();
 
-/** The argument schema for a given default deadline. */
-export function bashInputSchema(defaultTimeoutMs: number = DEFAULT_BASH_TIMEOUT_MS) {
-  return {
-    type: 'object',
-    properties: {
-      command: { type: 'string', minLength: 1, description: 'The command line, run with bash -c.' },
-      description: { type: 'string', description: 'A short label of what the command does, for logs and UIs.' },
-      timeout_ms: {
-        type: 'integer',
-        minimum: MIN_BASH_TIMEOUT_MS,
-        maximum: MAX_BASH_TIMEOUT_MS,
-        description: `Deadline in milliseconds (default ${defaultTimeoutMs}); the command and its processes are killed when it passes.`,
-      },
-    },
-    required: ['command'],
-    additionalProperties: false,
-  } as const satisfies JsonSchema;
+/** The contract's schemas, with the description of `timeout_ms` naming this tool's default deadline. */
+function bashSchemas(defaultTimeoutMs: number): ContractSchemas {
+  const schemas = contractSchemas('bash', () => import('./contracts/bash.js'));
+  return { ...schemas, inputSchema: withProperty(schemas.inputSchema, 'timeout_ms', { description: bashTimeoutText(defaultTimeoutMs) }) };
 }
-
-export const BASH_INPUT_SCHEMA = bashInputSchema();
-
-export const BASH_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    exitCode: { type: ['integer', 'null'] },
-    signal: { type: ['string', 'null'] },
-    stdout: { type: 'string' },
-    stderr: { type: 'string' },
-    timedOut: { type: 'boolean' },
-    truncated: { type: 'boolean' },
-    memoryLimited: { type: 'boolean' },
-    spill: {
-      type: 'object',
-      properties: { stdout: SPILLED_STREAM_SCHEMA, stderr: SPILLED_STREAM_SCHEMA },
-      additionalProperties: false,
-    },
-    sandbox: SANDBOX_REPORT_SCHEMA,
-  },
-  required: ['exitCode', 'signal', 'stdout', 'stderr', 'timedOut', 'truncated', 'sandbox'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
 
 export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {
   const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy } = resolveBashOptions(options);
@@ -122,8 +55,7 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
   return defineTool<BashArgs, BashOutput>({
     name: 'bash',
     description: bashDescription(maxStreamBytes),
-    inputSchema: bashInputSchema(defaultTimeoutMs),
-    outputSchema: BASH_OUTPUT_SCHEMA,
+    ...bashSchemas(defaultTimeoutMs),
     examples: [{ command: 'ls -la', description: 'List the workspace' }],
     async execute(args, exec) {
       if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');

@@ -1,8 +1,8 @@
 // The `edit` tool: exact string replacement in one file, written back atomically.
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
 import { defineTool, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { writeFileAtomicAt } from './atomic-write.js';
 import { reportFileChange } from './file-change.js';
 import { describeFsError } from './fs-errors.js';
@@ -10,59 +10,21 @@ import { createPathResolver, type FileToolOptions, type OpenedPath } from './pat
 import { resolveForWrite } from './protected-write.js';
 import { loadTextFile } from './read.js';
 
-export interface EditArgs {
-  path: string;
-  old_string: string;
-  new_string: string;
-  replace_all?: boolean;
-}
-
-export type EditOutput = {
-  path: string;
-  replacements: number;
-};
+type Contract = typeof import('./contracts/edit.js');
+export type EditArgs = ArgsOf<Contract>;
+export type EditOutput = ValueOf<Contract>;
 
 export const EDIT_DESCRIPTION =
   'Replace exact text in a file. `old_string` must match the file exactly, whitespace and indentation ' +
   'included, and exactly once unless `replace_all` is true; include a few surrounding lines to make it ' +
   'unique. Read the file first to see its exact text. To create or rewrite a whole file, use write.';
 
-export const EDIT_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    path: { type: 'string', minLength: 1, description: 'File to edit, relative to the workspace or absolute.' },
-    old_string: {
-      type: 'string',
-      minLength: 1,
-      description: 'The exact text to replace (without the line-number prefix that read shows).',
-    },
-    new_string: { type: 'string', description: 'The text to put in its place; must differ from old_string.' },
-    replace_all: {
-      type: 'boolean',
-      description: 'Replace every occurrence instead of requiring exactly one. Default false.',
-    },
-  },
-  required: ['path', 'old_string', 'new_string'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const EDIT_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    path: { type: 'string', description: 'The file, relative to the workspace when inside it.' },
-    replacements: { type: 'integer', description: 'How many occurrences were replaced.' },
-  },
-  required: ['path', 'replacements'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 export function createEditTool(options: FileToolOptions): ToolDefinition<EditArgs, EditOutput> {
   const resolver = createPathResolver(options);
   return defineTool<EditArgs, EditOutput>({
     name: 'edit',
     description: EDIT_DESCRIPTION,
-    inputSchema: EDIT_INPUT_SCHEMA,
-    outputSchema: EDIT_OUTPUT_SCHEMA,
+    ...contractSchemas('edit', () => import('./contracts/edit.js')),
     async execute(args, exec) {
       if (args.old_string === args.new_string) {
         throw new InvalidArgsError('old_string and new_string are identical, so the edit would change nothing.');

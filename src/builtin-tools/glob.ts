@@ -3,28 +3,15 @@
 
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
 import { MAX_GLOB_BRACE_EXPANSIONS, MAX_GLOB_RESULTS, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
 import { compareStrings, parentIgnores, walkFiles } from './walk-files.js';
 
-export interface GlobArgs {
-  pattern: string;
-  path?: string;
-  no_ignore?: boolean;
-  offset?: number;
-  limit?: number;
-}
-
-export type GlobOutput = {
-  pattern: string;
-  path: string;
-  files: string[];
-  offset: number;
-  totalFiles: number;
-  truncated: boolean;
-};
+type Contract = typeof import('./contracts/glob.js');
+export type GlobArgs = ArgsOf<Contract>;
+export type GlobOutput = ValueOf<Contract>;
 
 /** Directories a walk does not enter unless the pattern names them as a path segment. */
 export const SKIPPED_DIR_NAMES: readonly string[] = ['.git', 'node_modules'];
@@ -39,56 +26,12 @@ export const GLOB_DESCRIPTION =
   `Returns files (not directories), sorted, relative to the workspace, with their total; at most ${MAX_GLOB_RESULTS} ` +
   'per call: when truncated is true, call again with offset = offset + the number of files returned.';
 
-export const GLOB_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    pattern: { type: 'string', minLength: 1, description: 'Glob pattern, e.g. "src/**/*.{ts,tsx}".' },
-    path: {
-      type: 'string',
-      minLength: 1,
-      description: 'Directory to search from, relative to the workspace or absolute. Default: the workspace.',
-    },
-    no_ignore: {
-      type: 'boolean',
-      description: 'Also list files that .gitignore excludes, and node_modules. Default false.',
-    },
-    offset: { type: 'integer', minimum: 0, description: 'Skip this many files of the sorted list. Default 0.' },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_GLOB_RESULTS,
-      description: `Return at most this many files. Default and maximum ${MAX_GLOB_RESULTS}.`,
-    },
-  },
-  required: ['pattern'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const GLOB_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    pattern: { type: 'string', description: 'The pattern as given.' },
-    path: { type: 'string', description: 'The directory searched, relative to the workspace when inside it.' },
-    files: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'Matching files, sorted, relative to the workspace when inside it, from offset on.',
-    },
-    offset: { type: 'integer', description: 'Files of the sorted list skipped before the first one returned.' },
-    totalFiles: { type: 'integer', description: 'All files that match.' },
-    truncated: { type: 'boolean', description: 'True when more files follow these: call again with offset + files.length.' },
-  },
-  required: ['pattern', 'path', 'files', 'offset', 'totalFiles', 'truncated'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 export function createGlobTool(options: FileToolOptions): ToolDefinition<GlobArgs, GlobOutput> {
   const resolver = createPathResolver(options);
   return defineTool<GlobArgs, GlobOutput>({
     name: 'glob',
     description: GLOB_DESCRIPTION,
-    inputSchema: GLOB_INPUT_SCHEMA,
-    outputSchema: GLOB_OUTPUT_SCHEMA,
+    ...contractSchemas('glob', () => import('./contracts/glob.js')),
     isConcurrencySafe: true,
     async execute(args, exec) {
       const matcher = compileGlob(args.pattern, 'pattern');

@@ -2,13 +2,13 @@
 // believes the goal is met. The goal loop installs it for the length of the run and decides after the
 // turn (running the check command, when there is one); the tool itself only records the claim.
 
-import type { JsonSchema } from '../json.js';
-import { MAX_GOAL_EVIDENCE_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { contractSchemas, type ArgsOf } from './builtin-contract.js';
 
 export const GOAL_DONE_TOOL_NAME = 'goal_done';
 
-export type GoalDoneArgs = { evidence: string };
+type Contract = typeof import('./contracts/goal-done.js');
+export type GoalDoneArgs = ArgsOf<Contract>;
 
 export function goalDoneDescription(check: string | undefined): string {
   const after =
@@ -21,22 +21,12 @@ export function goalDoneDescription(check: string | undefined): string {
   );
 }
 
-export const GOAL_DONE_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    evidence: { type: 'string', minLength: 1, maxLength: MAX_GOAL_EVIDENCE_CHARS, description: 'What you did and how you know the goal is met.' },
-  },
-  required: ['evidence'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 /** A `goal_done` tool that hands each accepted claim to `onDone` (the goal loop). */
 export function createGoalDoneTool(check: string | undefined, onDone: (evidence: string) => void): ToolDefinition<GoalDoneArgs, string> {
   return defineTool<GoalDoneArgs, string>({
     name: GOAL_DONE_TOOL_NAME,
     description: goalDoneDescription(check),
-    inputSchema: GOAL_DONE_INPUT_SCHEMA,
-    outputSchema: { type: 'string' },
+    ...contractSchemas('goal-done', () => import('./contracts/goal-done.js')),
     examples: [{ evidence: 'Fixed the off-by-one in parse(); the new test passes.' }],
     execute(args) {
       onDone(args.evidence);

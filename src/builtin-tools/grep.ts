@@ -1,43 +1,21 @@
 // The `grep` tool: search file contents line by line with a JavaScript regular expression, over the
 // files of a directory walk that respects `.gitignore` (docs/file-tools.md, docs/grep-regex.md).
 
+import type { z } from 'zod';
 import { ConfigError, ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
 import { DEFAULT_GREP_TIMEOUT_MS, MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { searchFiles } from './file-search.js';
 import { compileGlob, skippedNames, type GlobMatcher } from './glob.js';
 import { createLineMatcher } from './line-matcher.js';
 import { createPathResolver, type FileToolOptions } from './path-resolver.js';
 import { parentIgnores, walkFiles } from './walk-files.js';
 
-export interface GrepArgs {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  ignore_case?: boolean;
-  no_ignore?: boolean;
-  offset?: number;
-  limit?: number;
-}
-
-export type GrepMatch = {
-  path: string;
-  line: number;
-  text: string;
-};
-
-export type GrepOutput = {
-  pattern: string;
-  path: string;
-  matches: GrepMatch[];
-  offset: number;
-  totalMatches: number;
-  truncated: boolean;
-  filesWithMatches: number;
-  filesSearched: number;
-  filesSkipped: number;
-};
+type Contract = typeof import('./contracts/grep.js');
+export type GrepArgs = ArgsOf<Contract>;
+export type GrepOutput = ValueOf<Contract>;
+export type GrepMatch = z.output<Contract['match']>;
 
 export const GREP_DESCRIPTION =
   'Search file contents for a JavaScript regular expression, line by line (a match cannot span lines). ' +
@@ -48,80 +26,6 @@ export const GREP_DESCRIPTION =
   '`no_ignore: true` searches ignored files and node_modules too. ' +
   `Binary files and files over ${MAX_GREP_FILE_BYTES / (1024 * 1024)} MiB are skipped. At most ${MAX_GREP_MATCHES} ` +
   'matches per call: when truncated is true, call again with offset = offset + the number of matches returned.';
-
-export const GREP_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    pattern: {
-      type: 'string',
-      minLength: 1,
-      description: 'JavaScript regular expression (no slashes or flags), e.g. "function\\s+load".',
-    },
-    path: {
-      type: 'string',
-      minLength: 1,
-      description: 'Directory or file to search, relative to the workspace or absolute. Default: the workspace.',
-    },
-    glob: {
-      type: 'string',
-      minLength: 1,
-      description:
-        'Only search files matching this glob (syntax as for the glob tool). Without a "/" it matches file ' +
-        'names at any depth ("*.ts"); with one, paths relative to path ("src/**/*.ts").',
-    },
-    ignore_case: { type: 'boolean', description: 'Match letters case-insensitively. Default false.' },
-    no_ignore: {
-      type: 'boolean',
-      description: 'Also search files that .gitignore excludes, and node_modules. Default false.',
-    },
-    offset: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Skip this many matches (counted over all files in order) before the first one returned. Default 0.',
-    },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_GREP_MATCHES,
-      description: `Return at most this many matches. Default and maximum ${MAX_GREP_MATCHES}.`,
-    },
-  },
-  required: ['pattern'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const GREP_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    pattern: { type: 'string', description: 'The pattern as given.' },
-    path: { type: 'string', description: 'What was searched, relative to the workspace when inside it.' },
-    matches: {
-      type: 'array',
-      description: 'Matching lines in file order, from offset on.',
-      items: {
-        type: 'object',
-        properties: {
-          path: { type: 'string', description: 'The file, relative to the workspace when inside it.' },
-          line: { type: 'integer', description: 'Line number, 1-based.' },
-          text: { type: 'string', description: 'The line, shortened when very long.' },
-        },
-        required: ['path', 'line', 'text'],
-        additionalProperties: false,
-      },
-    },
-    offset: { type: 'integer', description: 'Matches skipped before the first one returned.' },
-    totalMatches: { type: 'integer', description: 'Matching lines in all searched files.' },
-    truncated: {
-      type: 'boolean',
-      description: 'True when more matches follow these: call again with offset + matches.length.',
-    },
-    filesWithMatches: { type: 'integer', description: 'Files with at least one matching line.' },
-    filesSearched: { type: 'integer', description: 'Files whose contents were searched.' },
-    filesSkipped: { type: 'integer', description: 'Files skipped as binary or too large.' },
-  },
-  required: ['pattern', 'path', 'matches', 'offset', 'totalMatches', 'truncated', 'filesWithMatches', 'filesSearched', 'filesSkipped'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
 
 export interface GrepToolOptions extends FileToolOptions {
   /**
@@ -140,8 +44,7 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<GrepArg
   return defineTool<GrepArgs, GrepOutput>({
     name: 'grep',
     description: GREP_DESCRIPTION,
-    inputSchema: GREP_INPUT_SCHEMA,
-    outputSchema: GREP_OUTPUT_SCHEMA,
+    ...contractSchemas('grep', () => import('./contracts/grep.js')),
     isConcurrencySafe: true,
     async execute(args, exec) {
       // Validates the pattern (INVALID_ARGS) and starts the call's matching deadline.

@@ -5,46 +5,22 @@
 // and what a hostile program can and cannot do to the shell are in docs/minimal-tools.md.
 
 import { AbortedError, InvalidArgsError, ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
-import { DEFAULT_BASH_MEMORY_MB, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
-import type { SandboxEnforcement, SandboxReport } from '../sandbox/index.js';
+import { DEFAULT_BASH_MEMORY_MB, MAX_BASH_STREAM_BYTES } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
-import { resolveBashOptions, SANDBOX_REPORT_SCHEMA, truncationNote, type BashToolOptions } from './bash-options.js';
+import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
+import { persistentBashTimeoutText, resolveBashOptions, truncationNote, type BashToolOptions } from './bash-options.js';
 import { ShellSession } from './shell-session.js';
 import { memoryLimitNote } from './shell-memory.js';
 
 /** The same options as the one-shot `bash` (bash-options.ts). */
 export type PersistentBashToolOptions = BashToolOptions;
 
-export interface PersistentBashArgs {
-  command?: string;
-  restart?: boolean;
-  description?: string;
-  timeout_ms?: number;
-}
+type Contract = typeof import('./contracts/persistent-bash.js');
+export type PersistentBashArgs = ArgsOf<Contract>;
+export type PersistentBashOutput = ValueOf<Contract>;
 
 /** Which shell a call ran in. */
-export type ShellUse = 'started' | 'reused' | 'restarted';
-
-export type PersistentBashOutput = {
-  /** The command's `$?` (128 + N after signal N); the shell's exit code when the command ended the shell; null when nothing ran to completion. */
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  /** True when stdout or stderr lost bytes to the bound. */
-  truncated: boolean;
-  /** Set (true) when the command's processes went over the memory limit and a process of it was killed. */
-  memoryLimited?: boolean;
-  /** `started`: the first shell of this tool; `reused`: the previous call's shell; `restarted`: a fresh shell replacing one that ended or was restarted on request. */
-  shell: ShellUse;
-  /** True when the shell is gone after this call (the command exited it, or it was killed at the deadline); the next call starts a fresh one. */
-  shellEnded: boolean;
-  sandbox: {
-    backend: SandboxReport['backend'];
-    enforced: { fs: SandboxEnforcement['fs']; network: SandboxEnforcement['network']; process: SandboxEnforcement['process'] };
-  };
-};
+export type ShellUse = PersistentBashOutput['shell'];
 
 /** The tool plus the means to end its shell; call `dispose()` when the agent is done. */
 export type PersistentBashTool = ToolDefinition<PersistentBashArgs, PersistentBashOutput> & {
@@ -67,49 +43,11 @@ export function persistentBashDescription(maxStreamBytes: number = MAX_BASH_STRE
   );
 }
 
-export function persistentBashInputSchema(defaultTimeoutMs: number = DEFAULT_BASH_TIMEOUT_MS) {
-  return {
-    type: 'object',
-    properties: {
-      command: {
-        type: 'string',
-        minLength: 1,
-        description: 'The command line to run in the shell (any bash syntax; several lines are fine). Required unless restart is true.',
-      },
-      restart: {
-        type: 'boolean',
-        description: 'Kill the shell and everything it started, then start a fresh one (and run command in it, if given).',
-      },
-      description: { type: 'string', description: 'A short label of what the command does, for logs and UIs.' },
-      timeout_ms: {
-        type: 'integer',
-        minimum: MIN_BASH_TIMEOUT_MS,
-        maximum: MAX_BASH_TIMEOUT_MS,
-        description:
-          `Deadline in milliseconds (default ${defaultTimeoutMs}); when it passes, the command is killed with ` +
-          'the shell and the next call starts a fresh shell.',
-      },
-    },
-    additionalProperties: false,
-  } as const satisfies JsonSchema;
+/** The contract's schemas, with the description of `timeout_ms` naming this tool's default deadline. */
+function persistentBashSchemas(defaultTimeoutMs: number): ContractSchemas {
+  const schemas = contractSchemas('persistent-bash', () => import('./contracts/persistent-bash.js'));
+  return { ...schemas, inputSchema: withProperty(schemas.inputSchema, 'timeout_ms', { description: persistentBashTimeoutText(defaultTimeoutMs) }) };
 }
-
-export const PERSISTENT_BASH_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    exitCode: { type: ['integer', 'null'] },
-    stdout: { type: 'string' },
-    stderr: { type: 'string' },
-    timedOut: { type: 'boolean' },
-    truncated: { type: 'boolean' },
-    memoryLimited: { type: 'boolean' },
-    shell: { type: 'string', enum: ['started', 'reused', 'restarted'] },
-    shellEnded: { type: 'boolean' },
-    sandbox: SANDBOX_REPORT_SCHEMA,
-  },
-  required: ['exitCode', 'stdout', 'stderr', 'timedOut', 'truncated', 'shell', 'shellEnded', 'sandbox'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
 
 export function createPersistentBashTool(options: PersistentBashToolOptions): PersistentBashTool {
   const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy } = resolveBashOptions(options);
@@ -163,8 +101,7 @@ export function createPersistentBashTool(options: PersistentBashToolOptions): Pe
   const tool = defineTool<PersistentBashArgs, PersistentBashOutput>({
     name: 'bash',
     description: persistentBashDescription(maxStreamBytes),
-    inputSchema: persistentBashInputSchema(defaultTimeoutMs),
-    outputSchema: PERSISTENT_BASH_OUTPUT_SCHEMA,
+    ...persistentBashSchemas(defaultTimeoutMs),
     execute(args, exec) {
       if (args.command === undefined && args.restart !== true) {
         throw new InvalidArgsError('bash needs a command (or restart: true to start a fresh shell).');

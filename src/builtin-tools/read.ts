@@ -2,28 +2,17 @@
 // loader that `edit` shares, so both refuse the same files for the same reasons.
 
 import { ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
 import { BINARY_SNIFF_BYTES, DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_FILE_BYTES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { describeFsError, looksBinary } from './fs-errors.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';
 import { readRootsOf } from './read-roots.js';
 import { readAllFd } from './safe-fs.js';
 
-export interface ReadArgs {
-  path: string;
-  offset?: number;
-  limit?: number;
-}
-
-export type ReadOutput = {
-  path: string;
-  content: string;
-  startLine: number;
-  endLine: number;
-  totalLines: number;
-  truncated: boolean;
-};
+type Contract = typeof import('./contracts/read.js');
+export type ReadArgs = ArgsOf<Contract>;
+export type ReadOutput = ValueOf<Contract>;
 
 const MIB = 1024 * 1024;
 
@@ -34,42 +23,12 @@ export const READ_DESCRIPTION =
   `which offset to continue with. Directories, binary files and files over ${MAX_READ_FILE_BYTES / MIB} MiB ` +
   `are refused: use glob or grep for those.`;
 
-export const READ_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    path: { type: 'string', minLength: 1, description: 'File to read, relative to the workspace or absolute.' },
-    offset: { type: 'integer', minimum: 1, description: 'First line to return, 1-based. Default 1.' },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      description: `Number of lines to return. Default ${DEFAULT_READ_LIMIT_LINES}.`,
-    },
-  },
-  required: ['path'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const READ_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    path: { type: 'string', description: 'The file, relative to the workspace when inside it.' },
-    content: { type: 'string', description: 'The raw text of lines startLine..endLine, joined by newlines (no numbers).' },
-    startLine: { type: 'integer', description: 'Number of the first line returned (1-based).' },
-    endLine: { type: 'integer', description: 'Number of the last line returned; startLine - 1 when none.' },
-    totalLines: { type: 'integer', description: 'Number of lines in the whole file.' },
-    truncated: { type: 'boolean', description: 'True when lines after endLine were not returned.' },
-  },
-  required: ['path', 'content', 'startLine', 'endLine', 'totalLines', 'truncated'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 export function createReadTool(options: FileToolOptions): ToolDefinition<ReadArgs, ReadOutput> {
   const resolver = createPathResolver(options);
   return defineTool<ReadArgs, ReadOutput>({
     name: 'read',
     description: READ_DESCRIPTION,
-    inputSchema: READ_INPUT_SCHEMA,
-    outputSchema: READ_OUTPUT_SCHEMA,
+    ...contractSchemas('read', () => import('./contracts/read.js')),
     isConcurrencySafe: true,
     async execute(args, exec) {
       // The session's spill directory is readable whatever the policy (docs/sessions.md, "Spill"), and

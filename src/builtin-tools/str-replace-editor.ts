@@ -6,13 +6,13 @@
 import * as fs from 'node:fs';
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
 import {
   EDITOR_SNIPPET_CONTEXT_LINES,
   MAX_EDITOR_HISTORY_CHARS,
   MAX_TOOL_OUTPUT_CHARS,
 } from '../limits.js';
 import { defineTool, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { writeFileAtomicAt } from './atomic-write.js';
 import { listDirectory } from './directory-listing.js';
 import { EditorHistory } from './editor-history.js';
@@ -23,25 +23,10 @@ import { resolveForWrite } from './protected-write.js';
 import { loadTextFile, shortenLine, splitLines } from './read.js';
 import { at } from './safe-fs.js';
 
-export type StrReplaceEditorCommand = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit';
-
-export interface StrReplaceEditorArgs {
-  command: StrReplaceEditorCommand;
-  path: string;
-  view_range?: number[];
-  file_text?: string;
-  old_str?: string;
-  new_str?: string;
-  insert_line?: number;
-}
-
-export type StrReplaceEditorOutput = {
-  command: StrReplaceEditorCommand;
-  /** The path, relative to the workspace when inside it. */
-  path: string;
-  /** The message the model sees: a numbered view, a listing, or what changed with a snippet. */
-  output: string;
-};
+type Contract = typeof import('./contracts/str-replace-editor.js');
+export type StrReplaceEditorCommand = Contract['COMMANDS'][number];
+export type StrReplaceEditorArgs = ArgsOf<Contract>;
+export type StrReplaceEditorOutput = ValueOf<Contract>;
 
 export const STR_REPLACE_EDITOR_DESCRIPTION =
   'View, create and edit files. Commands:\n' +
@@ -55,53 +40,6 @@ export const STR_REPLACE_EDITOR_DESCRIPTION =
   '- `insert`: insert `new_str` as new lines after line `insert_line` (0 = at the top).\n' +
   '- `undo_edit`: revert the last create, str_replace or insert made on this file by this tool.\n' +
   'Paths are relative to the workspace or absolute.';
-
-export const STR_REPLACE_EDITOR_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    command: {
-      type: 'string',
-      enum: ['view', 'create', 'str_replace', 'insert', 'undo_edit'],
-      description: 'The command to run: view, create, str_replace, insert or undo_edit.',
-    },
-    path: { type: 'string', minLength: 1, description: 'File or directory, relative to the workspace or absolute.' },
-    view_range: {
-      type: 'array',
-      items: { type: 'integer' },
-      minItems: 2,
-      maxItems: 2,
-      description: 'view of a file only: [start, end], 1-based and inclusive; end -1 shows to the end of the file.',
-    },
-    file_text: { type: 'string', description: 'create only: the whole content of the new file.' },
-    old_str: {
-      type: 'string',
-      minLength: 1,
-      description: 'str_replace only: the exact text to replace (without line-number prefixes); must occur exactly once.',
-    },
-    new_str: {
-      type: 'string',
-      description: 'str_replace: the replacement text (default empty: delete old_str). insert: the text to insert (required).',
-    },
-    insert_line: {
-      type: 'integer',
-      minimum: 0,
-      description: 'insert only: the line after which new_str goes; 0 inserts at the top, the line count appends.',
-    },
-  },
-  required: ['command', 'path'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const STR_REPLACE_EDITOR_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    command: { type: 'string', enum: ['view', 'create', 'str_replace', 'insert', 'undo_edit'] },
-    path: { type: 'string', description: 'The path, relative to the workspace when inside it.' },
-    output: { type: 'string', description: 'What the command shows: a numbered view, a listing, or the edit with a snippet.' },
-  },
-  required: ['command', 'path', 'output'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
 
 /** Which arguments each command takes; any other given argument is a mistake worth reporting. */
 const ALLOWED: Record<StrReplaceEditorCommand, readonly string[]> = {
@@ -240,8 +178,7 @@ export function createStrReplaceEditorTool(options: FileToolOptions): ToolDefini
   return defineTool<StrReplaceEditorArgs, StrReplaceEditorOutput>({
     name: 'str_replace_editor',
     description: STR_REPLACE_EDITOR_DESCRIPTION,
-    inputSchema: STR_REPLACE_EDITOR_INPUT_SCHEMA,
-    outputSchema: STR_REPLACE_EDITOR_OUTPUT_SCHEMA,
+    ...contractSchemas('str-replace-editor', () => import('./contracts/str-replace-editor.js')),
     async execute(args, exec) {
       const stray = OPTIONAL_ARGS.filter((name) => args[name] !== undefined && !ALLOWED[args.command].includes(name));
       if (stray.length > 0) {

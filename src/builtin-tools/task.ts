@@ -3,11 +3,11 @@
 // tool itself knows nothing about models or logs: at call time it asks the running agent (the
 // `agent` service the agent loop provides for the length of its run) to start the subagent.
 
-import { z } from 'zod';
 import { AbortedError, PermissionDeniedError, ToolFailedError } from '../errors.js';
 import { MAX_SUBAGENT_DEPTH } from '../limits.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { ToolDefinition } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type InputOf } from './builtin-contract.js';
 
 /** What the tool asks the running agent for. */
 export interface SubagentRequest {
@@ -61,37 +61,15 @@ export const TASK_DESCRIPTION =
   'for searches or investigations whose details you do not need in your own context. `description` ' +
   'is a short label (3-6 words). Subagents cannot start subagents.';
 
-/**
- * A preset name as `ptc presets list` shows them: no slash, no `.yml` ending, so it resolves only in
- * the preset directories (docs/presets.md, "Resolution"), never as a path.
- */
-const PRESET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const NOT_A_NAME = 'give a preset name (letters, digits, -, _ and .), not a path: ptc, standard, minimal or a preset of this workspace';
-
-export const TASK_INPUT = z.strictObject({
-  description: z.string().min(1).max(200).describe('A short label for the task (3-6 words), shown in logs and progress.'),
-  prompt: z.string().min(1).describe('The complete task for the subagent, with everything it needs to know and what to answer.'),
-  // A name, never a path: the host reads the preset file, so a path would let the model make it read
-  // any file and report on it (docs/security.md, "Limits that hold").
-  preset: z
-    .string()
-    .regex(PRESET_NAME, NOT_A_NAME)
-    .refine((name) => !/\.ya?ml$/i.test(name), NOT_A_NAME)
-    .optional()
-    .describe('The preset the subagent is built from, by name: ptc (the default: it writes programs), standard (native tools), minimal, or a preset of this workspace.'),
-});
-
-export const TASK_OUTPUT = z.string().describe("The subagent's final answer.");
-
-export type TaskArgs = z.output<typeof TASK_INPUT>;
+type Contract = typeof import('./contracts/task.js');
+export type TaskArgs = ArgsOf<Contract>;
 
 /** The `task` tool. Exclusive: a subagent writes to the workspace like any agent. */
-export function createTaskTool(): ToolDefinition<TaskArgs, string, z.input<typeof TASK_INPUT>> {
-  return defineTool({
+export function createTaskTool(): ToolDefinition<TaskArgs, string, InputOf<Contract>> {
+  return defineTool<TaskArgs, string, InputOf<Contract>>({
     name: 'task',
     description: TASK_DESCRIPTION,
-    input: TASK_INPUT,
-    output: TASK_OUTPUT,
+    ...contractSchemas('task', () => import('./contracts/task.js')),
     async execute(args, exec) {
       const agent = exec.scope?.get('agent');
       const ownCall = exec.parent?.id ?? exec.callId;

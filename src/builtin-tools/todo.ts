@@ -3,18 +3,19 @@
 // log and the `tools/result` event carry the plan for front-ends, and a resumed session can rebuild it
 // from the log with `todosFromSession`.
 
+import type { z } from 'zod';
 import { InvalidArgsError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
-import { MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS } from '../limits.js';
 import type { SessionEvent } from '../session/events.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];
 
-export type TodoItem = { content: string; status: TodoStatus };
-export type TodoArgs = { todos: TodoItem[] };
-export type TodoOutput = { todos: TodoItem[]; completed: number; total: number };
+type Contract = typeof import('./contracts/todo.js');
+export type TodoItem = z.output<Contract['item']>;
+export type TodoArgs = ArgsOf<Contract>;
+export type TodoOutput = ValueOf<Contract>;
 
 export interface TodoToolOptions {
   /** The list the instance starts with (e.g. rebuilt by `todosFromSession` when resuming). */
@@ -35,43 +36,12 @@ export const TODO_DESCRIPTION =
   'completed). Keep at most one item in_progress: mark it before you start on it and completed as ' +
   'soon as it is done. Use it for tasks of several steps; skip it for a single quick action.';
 
-const ITEM_SCHEMA = {
-  type: 'object',
-  properties: {
-    content: { type: 'string', minLength: 1, maxLength: MAX_TODO_CONTENT_CHARS, description: 'What to do, as a short imperative sentence.' },
-    status: { type: 'string', enum: [...TODO_STATUSES], description: 'pending, in_progress (at most one item) or completed.' },
-  },
-  required: ['content', 'status'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const TODO_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    todos: { type: 'array', items: ITEM_SCHEMA, maxItems: MAX_TODO_ITEMS, description: 'The complete list, in order.' },
-  },
-  required: ['todos'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const TODO_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    todos: { type: 'array', items: ITEM_SCHEMA, description: 'The list as now kept.' },
-    completed: { type: 'integer', description: 'Number of completed items.' },
-    total: { type: 'integer', description: 'Number of items.' },
-  },
-  required: ['todos', 'completed', 'total'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 export function createTodoTool(options: TodoToolOptions = {}): TodoTool {
   let todos: TodoItem[] = options.initial ? copy(checkTodos(options.initial)) : [];
   const tool = defineTool<TodoArgs, TodoOutput>({
     name: 'todo',
     description: TODO_DESCRIPTION,
-    inputSchema: TODO_INPUT_SCHEMA,
-    outputSchema: TODO_OUTPUT_SCHEMA,
+    ...contractSchemas('todo', () => import('./contracts/todo.js')),
     execute(args) {
       todos = copy(checkTodos(args.todos));
       options.onChange?.(copy(todos));

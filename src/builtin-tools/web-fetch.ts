@@ -5,7 +5,6 @@
 
 import { AbortedError, ConfigError, HarnessError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import { networkCall } from './network-call.js';
-import type { JsonSchema } from '../json.js';
 import {
   BINARY_SNIFF_BYTES,
   MAX_WEB_FETCH_BYTES,
@@ -16,21 +15,13 @@ import {
 } from '../limits.js';
 import type { WorkspacePolicy } from '../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { looksBinary } from './fs-errors.js';
 import { htmlToText } from './html-to-text.js';
 
-export interface WebFetchArgs {
-  url: string;
-  raw?: boolean;
-}
-
-export type WebFetchOutput = {
-  url: string;
-  status: number;
-  contentType: string;
-  content: string;
-  truncated: boolean;
-};
+type Contract = typeof import('./contracts/web-fetch.js');
+export type WebFetchArgs = ArgsOf<Contract>;
+export type WebFetchOutput = ValueOf<Contract>;
 
 export interface WebFetchToolOptions {
   /** The harness's one policy; `network: false` denies every call. */
@@ -52,29 +43,6 @@ export const WEB_FETCH_DESCRIPTION =
   'page is cut and marked truncated. An answer other than HTTP 2xx is an error. Needs network access ' +
   '(the user passes --allow-net).';
 
-export const WEB_FETCH_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    url: { type: 'string', minLength: 1, description: 'The http:// or https:// URL to fetch.' },
-    raw: { type: 'boolean', description: 'Return HTML as its source instead of converting it to markdown. Default false.' },
-  },
-  required: ['url'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const WEB_FETCH_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    url: { type: 'string', description: 'The URL finally fetched, after redirects.' },
-    status: { type: 'integer', description: 'The HTTP status of the final answer (2xx).' },
-    contentType: { type: 'string', description: 'The Content-Type header of the answer, or "" when it had none.' },
-    content: { type: 'string', description: 'The text: converted markdown for HTML (unless raw), else the body as text.' },
-    truncated: { type: 'boolean', description: 'True when the body or the text was cut at the size limits.' },
-  },
-  required: ['url', 'status', 'contentType', 'content', 'truncated'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'ptc-harness-web-fetch';
 const ACCEPT = 'text/html, application/xhtml+xml, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5';
@@ -90,8 +58,7 @@ export function createWebFetchTool(options: WebFetchToolOptions): ToolDefinition
   return defineTool<WebFetchArgs, WebFetchOutput>({
     name: 'web_fetch',
     description: WEB_FETCH_DESCRIPTION,
-    inputSchema: WEB_FETCH_INPUT_SCHEMA,
-    outputSchema: WEB_FETCH_OUTPUT_SCHEMA,
+    ...contractSchemas('web-fetch', () => import('./contracts/web-fetch.js')),
     isConcurrencySafe: true,
     async execute(args, exec) {
       const start = parseHttpUrl(args.url);

@@ -3,12 +3,14 @@
 // by the run's dispatch pool, observable as tool/ptc-dispatch events, and stopped completely when the
 // program settles.
 
+import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from '../builtin-tools/builtin-contract.js';
+import { runCodeTimeoutText } from '../builtin-tools/contracts/run-code-text.js';
 import { isSdkLanguage } from '../codegen/index.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
 import { AbortedError, HarnessError, PermissionDeniedError, type ErrorCode, type ErrorInfo } from '../errors.js';
 import { checkJson, renderJson, type JsonValue } from '../json.js';
-import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult } from '../ptc-runtime/types.js';
+import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult, TimeoutDescriptor } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { selectBackend } from '../sandbox/index.js';
 import type { SpillStore } from '../tools/spill.js';
@@ -54,14 +56,10 @@ declare module '../context/context.js' {
   }
 }
 
+type Contract = typeof import('../builtin-tools/contracts/run-code.js');
 /** The canonical value of a successful run_code call. */
-export type RunCodeValue = { logs: string[]; result?: JsonValue };
-
-export interface RunCodeArgs {
-  readonly code: string;
-  readonly description: string;
-  readonly timeoutMs?: number;
-}
+export type RunCodeValue = ValueOf<Contract>;
+export type RunCodeArgs = ArgsOf<Contract>;
 
 export interface RunCodeToolOptions {
   readonly runtime: PtcRuntime;
@@ -79,6 +77,19 @@ export const RUN_CODE_DESCRIPTION =
   'prompt; `description` (required) — a short label of what the program does. Only what the program ' +
   'returns or logs with console.log comes back to you; each run starts with fresh state.';
 
+/**
+ * The contract's schemas for a runtime's deadline bounds: the generated schema with the runtime's
+ * bounds and default put into `timeoutMs`, and a parser built by the contract for the same bounds.
+ */
+function runCodeSchemas(timeout: TimeoutDescriptor): ContractSchemas {
+  const schemas = contractSchemas('run-code', async () => {
+    const contract = await import('../builtin-tools/contracts/run-code.js');
+    return { input: contract.inputFor(timeout), output: contract.output };
+  });
+  const bounds = { minimum: timeout.minMs, maximum: timeout.maxMs, description: runCodeTimeoutText(timeout.defaultMs) };
+  return { ...schemas, inputSchema: withProperty(schemas.inputSchema, 'timeoutMs', bounds) };
+}
+
 /** Builds the run_code definition for a runtime; install it with `ctx.tools.provideTransport(...)`. */
 export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<RunCodeArgs, RunCodeValue> {
   const { runtime } = options;
@@ -86,26 +97,7 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
   return defineTool<RunCodeArgs, RunCodeValue>({
     name: RUN_CODE_TOOL_NAME,
     description: RUN_CODE_DESCRIPTION,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        code: { type: 'string', description: 'The program: the body of an async TypeScript function.' },
-        description: { type: 'string', description: 'A short label of what the program does (for logs and UIs).' },
-        timeoutMs: {
-          type: 'integer',
-          minimum: runtime.timeout.minMs,
-          maximum: runtime.timeout.maxMs,
-          description: `Deadline in ms including awaited tool calls (default ${runtime.timeout.defaultMs}).`,
-        },
-      },
-      required: ['code', 'description'],
-      additionalProperties: false,
-    },
-    outputSchema: {
-      type: 'object',
-      properties: { logs: { type: 'array', items: { type: 'string' } }, result: {} },
-      required: ['logs'],
-    },
+    ...runCodeSchemas(runtime.timeout),
     async execute(args, exec) {
       const scope = exec.scope;
       const tools = scope?.get('tools');

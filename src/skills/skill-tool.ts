@@ -6,35 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ToolFailedError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
-import type { JsonSchema } from '../json.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from '../builtin-tools/builtin-contract.js';
 import { MAX_SKILL_FILES_DEPTH, MAX_SKILL_FILES_LISTED } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { SKILL_FILE_NAME, type SkillFile } from './skill-file.js';
 
 export const SKILL_TOOL_NAME = 'skill';
 
-export type SkillArgs = { name: string };
-export type SkillOutput = { name: string; dir: string; body: string; files: string[]; moreFiles: number };
-
-const INPUT_SCHEMA = {
-  type: 'object',
-  properties: { name: { type: 'string', minLength: 1, description: 'The skill\'s name, as listed under "Skills" in the system prompt.' } },
-  required: ['name'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-const OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    dir: { type: 'string', description: 'The skill\'s folder (absolute); relative paths in the body are relative to it.' },
-    body: { type: 'string', description: 'The skill\'s instructions (SKILL.md without its front matter).' },
-    files: { type: 'array', items: { type: 'string' }, description: 'Absolute paths of the files beside SKILL.md, readable with `read`.' },
-    moreFiles: { type: 'integer', description: 'Files not listed (past the limit).' },
-  },
-  required: ['name', 'dir', 'body', 'files', 'moreFiles'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+type Contract = typeof import('../builtin-tools/contracts/skill.js');
+export type SkillArgs = ArgsOf<Contract>;
+export type SkillOutput = ValueOf<Contract>;
 
 export function createSkillTool(skills: readonly SkillFile[]): ToolDefinition<SkillArgs, SkillOutput> {
   const byName = new Map(skills.map((s) => [s.name, s]));
@@ -43,8 +24,7 @@ export function createSkillTool(skills: readonly SkillFile[]): ToolDefinition<Sk
     description:
       'Load a skill by name: returns its instructions (follow them) and the absolute paths of the files beside it, ' +
       'which `read` can open. The skills available are listed under "Skills" in the system prompt.',
-    inputSchema: INPUT_SCHEMA,
-    outputSchema: OUTPUT_SCHEMA,
+    ...contractSchemas('skill', () => import('../builtin-tools/contracts/skill.js')),
     isConcurrencySafe: true,
     // The shipped skill's name: the schema stays the same whatever skills a user has.
     examples: [{ name: 'writing-ptc-programs' }],

@@ -10,6 +10,7 @@ import { SECTION_ORDER } from '../agent/prompt.js';
 import '../presets/harness-settings.js';
 import { formatWarning } from './skill-file.js';
 import { createSkillTool } from './skill-tool.js';
+import { vetSchemas } from '../tools/vetted-schemas.js';
 import { loadSkillSet } from './skill-config.js';
 import { renderSkillsSection, SKILLS_SECTION_ID } from './skills-section.js';
 
@@ -39,7 +40,9 @@ export const skillsPlugin: Plugin<SkillsRowConfig> = {
     });
     for (const warning of set.warnings) process.stderr.write(`ptc: warning: ${formatWarning(warning)}\n`);
     const section = renderSkillsSection(set.skills);
-    ctx.tools.register(createSkillTool(set.skills));
+    // Its schemas and example are checked by src/builtin-tools/contracts/contracts.test.ts, so listing
+    // tools compiles nothing and loads no contract (docs/builtin-tools.md, "Start-up").
+    ctx.tools.register(vetSchemas(createSkillTool(set.skills)));
     ctx.effect(() => addReadRoots(settings.policy, set.skills.map((s) => s.dir)));
     ctx.on('system-prompt/assemble', (assembly) =>
       section === '' ? assembly : { ...assembly, sections: [...assembly.sections, { id: SKILLS_SECTION_ID, order: SECTION_ORDER.toolGuidance + 50, text: section }] },

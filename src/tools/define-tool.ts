@@ -1,11 +1,12 @@
 // defineTool: one tool from zod schemas (types inferred, wire JSON Schema generated) or from JSON
 // Schema (types from generics). docs/defining-tools.md explains both forms.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import type { JsonSchema, JsonValue } from '../json.js';
 import { isParsingSchema } from './parsing-schema.js';
 import type { ToolCallResult, ToolDefinition, ToolExecContext } from './types.js';
+import { wireSchema } from './wire-schema.js';
 
 type ZodSchema = z.core.$ZodType;
 
@@ -98,26 +99,6 @@ function isZodSchema(value: unknown): value is ZodSchema {
   if (typeof value !== 'object' || value === null) return false;
   const internals = (value as { _zod?: unknown })._zod;
   return typeof internals === 'object' && internals !== null && 'def' in internals;
-}
-
-/**
- * The JSON Schema the model sees for one side of a zod schema: the input side for arguments (a
- * `.default()` field is optional there, the parse fills it in), the output side for values. The
- * `$schema` zod writes is dropped: the registry reads a schema without one as 2020-12 anyway, and
- * the model has no use for it.
- */
-function wireSchema(schema: ZodSchema, side: 'input' | 'output', where: string): JsonSchema {
-  let generated: Record<string, unknown>;
-  try {
-    generated = z.toJSONSchema(schema, { io: side }) as Record<string, unknown>;
-  } catch (error) {
-    throw new ConfigError(
-      `${where}: the ${side} schema cannot be expressed as JSON Schema (${error instanceof Error ? error.message : String(error)}); ` +
-        'the model sees tools as JSON Schema, so use types JSON can carry (no dates, maps, functions or transforms on values).',
-    );
-  }
-  const { $schema: _dialect, ...rest } = generated;
-  return rest;
 }
 
 function isSchema(value: unknown): value is JsonSchema {

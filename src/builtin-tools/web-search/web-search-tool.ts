@@ -6,26 +6,18 @@
 
 import { AbortedError, ConfigError, HarnessError, InvalidArgsError } from '../../errors.js';
 import { networkCall } from '../network-call.js';
-import type { JsonSchema } from '../../json.js';
-import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_SITES, WEB_SEARCH_TIMEOUT_MS } from '../../limits.js';
+import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, WEB_SEARCH_TIMEOUT_MS } from '../../limits.js';
 import type { WorkspacePolicy } from '../../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../../tools/types.js';
-import type { SearchBackend, WebSearchBackendName, WebSearchConfig } from './backend.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from '../builtin-contract.js';
+import type { SearchBackend, WebSearchConfig } from './backend.js';
 import { BRAVE_DEFAULT_KEY_ENV, createBraveBackend } from './brave-backend.js';
-import { boundResults, type WebSearchResult } from './bound-results.js';
+import { boundResults } from './bound-results.js';
 import { createSearxngBackend } from './searxng-backend.js';
 
-export interface WebSearchArgs {
-  query: string;
-  count?: number;
-  sites?: string[];
-}
-
-export type WebSearchOutput = {
-  query: string;
-  backend: WebSearchBackendName;
-  results: WebSearchResult[];
-};
+type Contract = typeof import('../contracts/web-search.js');
+export type WebSearchArgs = ArgsOf<Contract>;
+export type WebSearchOutput = ValueOf<Contract>;
 
 export interface WebSearchToolOptions {
   /** The harness's one policy; `network: false` denies every call. */
@@ -45,51 +37,6 @@ export const WEB_SEARCH_DESCRIPTION =
   'domains and their subdomains (e.g. ["nodejs.org"]). Needs network access (the user passes --allow-net) ' +
   'and a search backend in the ptc config file.';
 
-export const WEB_SEARCH_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    query: { type: 'string', minLength: 1, maxLength: 1000, description: 'What to search for, as you would type it into a search engine.' },
-    count: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_WEB_SEARCH_RESULTS,
-      description: `How many results to return at most. Default ${DEFAULT_WEB_SEARCH_RESULTS}.`,
-    },
-    sites: {
-      type: 'array',
-      items: { type: 'string', minLength: 1 },
-      maxItems: MAX_WEB_SEARCH_SITES,
-      description: 'Only results on these domains (or their subdomains), e.g. ["developer.mozilla.org"]. Default: any site.',
-    },
-  },
-  required: ['query'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const WEB_SEARCH_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    query: { type: 'string', description: 'The query as given.' },
-    backend: { type: 'string', enum: ['searxng', 'brave'], description: 'The search service that answered.' },
-    results: {
-      type: 'array',
-      description: 'The results, best first; empty when nothing matched.',
-      items: {
-        type: 'object',
-        properties: {
-          title: { type: 'string', description: 'The page title (plain text).' },
-          url: { type: 'string', description: 'The http(s) URL of the page: pass it to web_fetch to read it.' },
-          snippet: { type: 'string', description: 'A short excerpt of the page (plain text), cut with … when long.' },
-        },
-        required: ['title', 'url', 'snippet'],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ['query', 'backend', 'results'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 /** The CONFIG message of an unconfigured tool: where to set it, with an example per backend. */
 export const NO_BACKEND_MESSAGE =
   'web_search has no search backend configured. Set webSearch in the ptc config file ' +
@@ -107,8 +54,7 @@ export function createWebSearchTool(options: WebSearchToolOptions): ToolDefiniti
   return defineTool<WebSearchArgs, WebSearchOutput>({
     name: 'web_search',
     description: WEB_SEARCH_DESCRIPTION,
-    inputSchema: WEB_SEARCH_INPUT_SCHEMA,
-    outputSchema: WEB_SEARCH_OUTPUT_SCHEMA,
+    ...contractSchemas('web-search', () => import('../contracts/web-search.js')),
     isConcurrencySafe: true,
     async execute(args, exec) {
       const query = args.query.trim();
