@@ -9,8 +9,9 @@ import type { SessionEvent } from '../session/events.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 
-export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
-export type TodoStatus = (typeof TODO_STATUSES)[number];
+import { TODO_STATUSES, type TodoStatus } from './todo-status.js';
+
+export { TODO_STATUSES, type TodoStatus } from './todo-status.js';
 
 type Contract = typeof import('./contracts/todo.js');
 export type TodoItem = z.output<Contract['item']>;

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS } from '../../limits.js';
-import { TODO_STATUSES } from '../todo.js';
+import { TODO_STATUSES } from '../todo-status.js';
 
 export const item = z.strictObject({
   content: z.string().min(1).max(MAX_TODO_CONTENT_CHARS).describe('What to do, as a short imperative sentence.'),
