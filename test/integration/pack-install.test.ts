@@ -105,9 +105,10 @@ describe.skipIf(npmMissing)('npm pack, installed into a fresh project and a glob
     fs.writeFileSync(path.join(workspace, 'list.ts'), 'const found = await tools.glob({ pattern: "*.txt" });\nreturn found.files;\n');
   }, INSTALL_TIMEOUT_MS);
 
+  // Two installed dependency trees: removing them takes a while on a loaded machine.
   afterAll(() => {
     if (tmp !== undefined) fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  }, INSTALL_TIMEOUT_MS);
 
   /** The installed `ptc` run as its own executable (shebang and bin link), as a user's shell runs it. */
   function ptc(bin: string, args: readonly string[]) {
