@@ -14,16 +14,14 @@ export const input = z.strictObject({
     .describe('Only results on these domains (or their subdomains), e.g. ["developer.mozilla.org"]. Default: any site.'),
 });
 
+export const result = z.strictObject({
+  title: z.string().describe('The page title (plain text).'),
+  url: z.string().describe('The http(s) URL of the page: pass it to web_fetch to read it.'),
+  snippet: z.string().describe('A short excerpt of the page (plain text), cut with … when long.'),
+});
+
 export const output = z.strictObject({
   query: z.string().describe('The query as given.'),
   backend: z.enum(WEB_SEARCH_BACKENDS).describe('The search service that answered.'),
-  results: z
-    .array(
-      z.strictObject({
-        title: z.string().describe('The page title (plain text).'),
-        url: z.string().describe('The http(s) URL of the page: pass it to web_fetch to read it.'),
-        snippet: z.string().describe('A short excerpt of the page (plain text), cut with … when long.'),
-      }),
-    )
-    .describe('The results, best first; empty when nothing matched.'),
+  results: z.array(result).describe('The results, best first; empty when nothing matched.'),
 });

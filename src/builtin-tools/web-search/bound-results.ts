@@ -4,15 +4,12 @@
 // The filter is applied here as well as in the query, since a metasearch engine forwards `site:` to
 // engines that may ignore it.
 
+import type { z } from 'zod';
 import { MAX_WEB_SEARCH_SNIPPET_CHARS, MAX_WEB_SEARCH_TITLE_CHARS, MAX_WEB_SEARCH_URL_CHARS } from '../../limits.js';
 import type { RawHit } from './backend.js';
 
-// A type alias, not an interface: tool outputs must be JsonValue, which needs the implicit index signature.
-export type WebSearchResult = {
-  title: string;
-  url: string;
-  snippet: string;
-};
+/** One result as the tool returns it (its contract, src/builtin-tools/contracts/web-search.ts). */
+export type WebSearchResult = z.output<(typeof import('../contracts/web-search.js'))['result']>;
 
 export interface BoundOptions {
   readonly count: number;
