@@ -4,7 +4,8 @@
 
 import type { Readable } from 'node:stream';
 
-import { AbortedError, ToolFailedError } from '../errors.js';
+import { AbortedError, SandboxUnavailableError, ToolFailedError } from '../errors.js';
+import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../plan-mode/read-only-workspace.js';
 import type { JsonSchema } from '../json.js';
 import {
   BASH_PIPE_DRAIN_MS,
@@ -118,7 +119,7 @@ export const BASH_OUTPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {
-  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy } = resolveBashOptions(options);
+  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy, readOnlyPolicy } = resolveBashOptions(options);
 
   return defineTool<BashArgs, BashOutput>({
     name: 'bash',
@@ -128,14 +129,20 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
     examples: [{ command: 'ls -la', description: 'List the workspace' }],
     async execute(args, exec) {
       if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');
+      // Plan mode: the workspace read-only, which only an OS sandbox holds for a shell (docs/plan-mode.md).
+      const readOnly = readOnlyWorkspaceOf(exec.scope);
       const plan = await planLaunch({
         kind: 'exec',
         command: 'bash',
         args: ['-c', args.command],
-        policy: sandboxPolicy,
+        policy: readOnly ? readOnlyPolicy : sandboxPolicy,
         mode: options.sandbox,
         firstFreeFd: 3,
       });
+      if (readOnly && plan.enforced.fs !== 'full') {
+        plan.release();
+        throw new SandboxUnavailableError(planModeUnconfinedMessage('a shell command'));
+      }
       if (exec.signal.aborted) {
         plan.release();
         throw new AbortedError('bash was aborted before the command started.');
