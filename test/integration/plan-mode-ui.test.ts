@@ -1,18 +1,21 @@
-// Plan mode from the `ptc ui` page's API (docs/plan-mode.md, docs/ui.md): a message sent with the
-// toggle on runs in plan mode, the proposed plan waits for POST /api/sessions/<id>/plan (send back
-// with a comment, then approve), the approved steps become the todo list in the log and the work
-// starts. Real HTTP servers on loopback (the UI's and the model's), real tools and files; only the
-// model's choices and the page's clicks are scripted.
+// Plan mode from the `ptc ui` page (docs/plan-mode.md, docs/ui.md): a message sent with the toggle on
+// runs in plan mode, the proposed plan waits for POST /api/sessions/<id>/plan (send back with a
+// comment, then approve), the approved steps become the todo list in the log and the work starts;
+// the same through the page in chromium (the toggle, the plan card's buttons, the todo panel). Real
+// HTTP servers on loopback (the UI's and the model's), real tools and files; only the model's
+// choices and the person's clicks are scripted.
 
 import fs from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { todosFromSession } from '../../src/builtin-tools/todo.js';
 import { readSession } from '../../src/session/index.js';
 import { startUiServer, type UiServer } from '../../src/ui/server.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { chromiumPath, skipWithoutBrowser } from '../helpers/browser.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 let workspace: string;
@@ -103,4 +106,50 @@ describe('plan mode from the ptc ui page', () => {
       { content: 'Check it', status: 'pending' },
     ]);
   });
+});
+
+describe.skipIf(skipWithoutBrowser)('plan mode in the page (chromium)', () => {
+  it('the toggle, the plan card (send back with a comment, then approve), the todo panel and the work done', async () => {
+    model = await startScriptedOpenAIServer([
+      reply.toolCall('plan_propose', { markdown: 'Write hello.txt.', steps: ['Write hello.txt'] }, 'pp1'),
+      reply.toolCall('plan_propose', { markdown: 'Write and check hello.txt.', steps: ['Write hello.txt', 'Check it'] }, 'pp2'),
+      reply.toolCall('write', { path: 'hello.txt', content: 'hello\n' }, 'w1'),
+      reply.text('Done.'),
+    ]);
+    ui = await startUiServer({ harness: { cwd: workspace, sandbox: 'auto' }, defaultPreset: 'standard', model: 'scripted', baseUrl: model.baseUrl, env: {}, sessionDir, approve: 'never' });
+    const browser = await chromium.launch({ executablePath: chromiumPath });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      page.on('pageerror', (error) => {
+        throw error;
+      });
+      await page.goto(ui.url);
+      await page.locator('[data-preset="standard"]').waitFor();
+      await page.locator('input[name="plan"]').check();
+      await page.locator('textarea[name="message"]').fill('Say hello.');
+      await page.locator('button.send').click();
+
+      const first = page.locator('[data-card="plan"][data-decision="waiting"]');
+      await first.waitFor();
+      expect(await first.locator('.plan-steps li').allInnerTexts()).toEqual(['Write hello.txt']);
+      await first.locator('input.plan-comment').fill('add a check step');
+      await first.locator('button.send-back').click();
+      await page.locator('[data-card="plan"][data-decision="sent-back"]').waitFor();
+      const second = page.locator('[data-card="plan"][data-decision="waiting"]');
+      await second.waitFor();
+      await second.locator('button.approve-plan').click();
+      await page.locator('[data-card="plan"][data-decision="approved"]').waitFor();
+      await page.locator('.turn-end[data-reason="completed"]').waitFor();
+
+      const panel = page.locator('[data-panel="todo"]');
+      expect(await panel.locator('li').allInnerTexts()).toEqual(['○ Write hello.txt', '○ Check it']);
+      // The approval turned plan mode off, and the toggle follows the log.
+      expect(await page.locator('input[name="plan"]').isChecked()).toBe(false);
+      expect(fs.readFileSync(path.join(workspace, 'hello.txt'), 'utf8')).toBe('hello\n');
+      expect(JSON.stringify(model.requests[1]!.json)).toContain('add a check step');
+      expect(toolsOf(0)).not.toContain('write');
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
