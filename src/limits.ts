@@ -91,6 +91,10 @@ export const MAX_HTML_STRUCTURE_NESTING = 12;
 export const MAX_TODO_ITEMS = 100;
 /** One `todo` item's text, in characters. */
 export const MAX_TODO_CONTENT_CHARS = 1_000;
+/** Longest plan_propose `markdown`, in characters (docs/plan-mode.md). */
+export const MAX_PLAN_MARKDOWN_CHARS = 20_000;
+/** Longest comment a person sends a plan back with, in characters (docs/plan-mode.md). */
+export const MAX_PLAN_COMMENT_CHARS = 4_000;
 /** Rounds a goal may take when `--max-rounds` is not given (docs/goals.md). */
 export const DEFAULT_GOAL_MAX_ROUNDS = 10;
 /** Deadline of a goal's check command, in ms (like a `bash` call with the largest timeout_ms). */

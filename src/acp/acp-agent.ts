@@ -30,7 +30,10 @@ import {
   type SessionEvent,
   type SessionWriter,
 } from '../session/index.js';
+import { installPlanMode, planModeOf } from '../plan-mode/plan-mode.js';
+import { PLAN_PROPOSE_TOOL_NAME } from '../plan-mode/plan-propose-tool.js';
 import { editorMcpRow } from './editor-mcp-servers.js';
+import { askEditorAboutPlan, DEFAULT_MODE_ID, PLAN_MODE_ID, planningOfMode, sessionModes } from './session-modes.js';
 import { replaySession } from './session-replay.js';
 import { fence, kindOf, text, ToolCallReporter } from './tool-call-reporter.js';
 
@@ -43,6 +46,8 @@ export interface AcpAgentOptions {
   readonly apiKeyEnv?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly approve: ApprovalPolicy;
+  /** Sessions start in plan mode (`ptc acp --plan`; docs/plan-mode.md); a loaded one keeps the mode it ended in. */
+  readonly plan?: boolean;
   readonly sessionDir: string;
   readonly maxSteps?: number;
   /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
@@ -62,6 +67,7 @@ interface AcpSession {
   readonly harness: Harness;
   readonly writer: SessionWriter;
   readonly removeApprovals: Disposer;
+  readonly removePlanMode: Disposer;
   history?: readonly SessionEvent[];
   turn?: AbortController;
   /** The running turn's (or a replay's) reporter: file changes and plans of its calls go there. */
@@ -107,21 +113,34 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
   };
 
   /** The session's approvals (asking this editor), file changes and plans, routed to its running turn. */
-  const attach = (harness: Harness, writer: SessionWriter, client: acp.AgentContext): AcpSession => {
+  const attach = (harness: Harness, writer: SessionWriter, client: acp.AgentContext, planning: boolean): AcpSession => {
     const sessionId = writer.sessionId;
     const removeApprovals = installApprovals(harness.ctx, {
       policy: options.approve,
       approver: (request, signal) => askEditor(client, sessionId, request, signal),
       flagHint: '--approve never',
     });
-    const session: AcpSession = { harness, writer, removeApprovals };
+    const planMode = installPlanMode(harness.ctx, {
+      active: planning,
+      by: options.plan === true ? 'flag' : 'user',
+      reviewer: (proposal, signal) => askEditorAboutPlan(client, sessionId, proposal, signal),
+    });
+    // An approved plan turns plan mode off: the editor hears the new mode.
+    harness.ctx.on('plan/mode', (change) => {
+      void client.notify(acp.methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: 'current_mode_update', currentModeId: change.active ? PLAN_MODE_ID : DEFAULT_MODE_ID },
+      });
+    });
+    const session: AcpSession = { harness, writer, removeApprovals, removePlanMode: planMode.dispose };
     harness.ctx.on('tools/file-change', (event) => {
       const reporter = session.reporter;
       if (reporter !== undefined && reporter.owns(event.parentId ?? event.callId)) reporter.fileChange(event);
     });
     harness.ctx.on('tools/result', ({ call, result }) => {
       const reporter = session.reporter;
-      if (call.name !== 'todo' || result.isError || reporter === undefined || !reporter.owns(call.parent?.id ?? call.id)) return;
+      // A todo list, or the one an approved plan became (docs/plan-mode.md).
+      if ((call.name !== 'todo' && call.name !== PLAN_PROPOSE_TOOL_NAME) || result.isError || reporter === undefined || !reporter.owns(call.parent?.id ?? call.id)) return;
       const todos = todosOf(result.value);
       if (todos !== undefined) reporter.plan(todos);
     });
@@ -144,8 +163,9 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       const harness = await openHarness(params.cwd, params.mcpServers);
       // Held, like a loaded session, until the connection closes: no other process appends meanwhile.
       const writer = startSession({ dir: options.sessionDir });
-      sessions.set(writer.sessionId, attach(harness, writer, client));
-      return { sessionId: writer.sessionId };
+      const planning = options.plan === true;
+      sessions.set(writer.sessionId, attach(harness, writer, client, planning));
+      return { sessionId: writer.sessionId, modes: sessionModes(planning) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { sessionId } = params;
@@ -179,13 +199,19 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
         continued.writer.close();
         throw error;
       }
-      const session = attach(harness, continued.writer, client);
+      const planning = options.plan === true || planModeOf(continued.events);
+      const session = attach(harness, continued.writer, client, planning);
       session.history = continued.events;
       sessions.set(sessionId, session);
       // The whole history before the answer (the protocol's order), each update after the one before.
       const reporter = new ToolCallReporter((u) => client.notify(acp.methods.client.session.update, { sessionId, update: u }));
       replaySession(continued.events, reporter);
       await reporter.flushed();
+      return { modes: sessionModes(planning) };
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      session.harness.ctx.get('planMode')?.set(planningOfMode(params.modeId), 'user');
       return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
@@ -251,6 +277,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       await Promise.all(
         all.map(async (session) => {
           await session.removeApprovals();
+          await session.removePlanMode();
           session.writer.close();
           await session.harness.dispose();
         }),

@@ -25,10 +25,11 @@ export function summaryRequestText(transcript: string, focus: string | undefined
  * The user message that replaces the summarised part in every later request. The goal, the todo list
  * and the latest user message are carried verbatim (never summarised) below the summary.
  */
-export function summaryMessageText(parts: { summary: string; goal?: string; todos?: string; lastUserMessage?: string }): string {
+export function summaryMessageText(parts: { summary: string; goal?: string; todos?: string; plan?: string; lastUserMessage?: string }): string {
   const sections = [`[Summary of the earlier part of this session, written when it was compacted]\n${parts.summary.trim()}`];
   if (parts.goal !== undefined) sections.push(`[The goal, verbatim]\n${parts.goal}`);
   if (parts.todos !== undefined) sections.push(`[The todo list (the plan) as last set, verbatim]\n${parts.todos}`);
+  if (parts.plan !== undefined) sections.push(`[Plan mode is on; the plan last proposed with plan_propose, verbatim]\n${parts.plan}`);
   if (parts.lastUserMessage !== undefined) sections.push(`[The latest user message before the cut, verbatim]\n${parts.lastUserMessage}`);
   return sections.join('\n\n');
 }

@@ -109,6 +109,37 @@ describe('compactContext', () => {
     expect(messages).toHaveLength(5);
   });
 
+  it('in plan mode, carries the plan under review verbatim; an approved plan is carried as the todo list', async () => {
+    const plan = { markdown: '## Plan\nSplit the report.', steps: ['Write part 1', 'Write part 2'] };
+    const planning: SessionEvent[] = [
+      { type: 'plan/mode', ts, active: true, by: 'flag' },
+      ...session(10).slice(0, 3),
+      { type: 'llm/request', ts, step: 1, tools: ['read', 'plan_propose'], system: 'sys' },
+      { type: 'llm/response', ts, step: 1, text: 'Proposing.', toolCalls: [{ id: 'pp1', name: 'plan_propose', args: plan }], usage: {} },
+      { type: 'tool/call', ts, id: 'pp1', name: 'plan_propose', args: plan },
+      { type: 'plan/review', ts, id: 'pp1', decision: 'sent-back', comment: 'shorter' },
+      { type: 'tool/result', ts, id: 'pp1', name: 'plan_propose', content: 'sent back: shorter', isError: false },
+      ...session(10).slice(3).map((e) => ('step' in e && typeof e.step === 'number' ? { ...e, step: e.step + 1 } : e)),
+    ];
+    const summarise: Summarise = async () => ({ text: 'Reading files.', usage: {} });
+    const outcome = await compactContext(input(planning, { window: 2_000, summarise }));
+    const event = outcome.events[0];
+    if (event?.type !== 'context/compaction') throw new Error('no compaction');
+    expect(event.summary).toContain(`[Plan mode is on; the plan last proposed with plan_propose, verbatim]\n${JSON.stringify(plan)}`);
+
+    const approved: SessionEvent[] = [
+      ...planning.slice(0, 7),
+      { type: 'plan/review' as const, ts, id: 'pp1', decision: 'approved' as const, steps: plan.steps },
+      { type: 'plan/mode' as const, ts, active: false, by: 'approval' as const },
+      ...planning.slice(8),
+    ].filter((e) => !(e.type === 'tool/call' && e.name === 'todo') && !(e.type === 'tool/result' && e.name === 'todo'));
+    const after = await compactContext(input(approved, { window: 2_000, summarise }));
+    const second = after.events[0];
+    if (second?.type !== 'context/compaction') throw new Error('no compaction');
+    expect(second.summary).not.toContain('Plan mode is on');
+    expect(second.summary).toContain(JSON.stringify({ todos: plan.steps.map((content) => ({ content, status: 'pending' })) }));
+  });
+
   it('fails, applying nothing of the summary, when it is empty, too long or the call throws', async () => {
     const events = session(10);
     for (const [summarise, why] of [

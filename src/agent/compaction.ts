@@ -6,6 +6,7 @@
 
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 import { todosFromSession } from '../builtin-tools/todo.js';
+import { pendingPlanOf } from '../plan-mode/plan-mode.js';
 import type { JsonValue } from '../json.js';
 import {
   MAX_SUMMARY_WINDOW_FRACTION,
@@ -184,12 +185,15 @@ async function summaryStage(input: CompactInput, pruneEvent: CompactionEvent): P
   }
   const goal = goalStateOf(events);
   const todos = todosFromSession(events);
+  const plan = pendingPlanOf(events);
   const lastUser = lastUserMessageBefore(input.events, cutAt, visibleFrom);
   const text = summaryMessageText({
     summary: answer.text,
     ...(goal?.open === true ? { goal: goal.spec.check !== undefined ? `${goal.spec.objective}\n(check: ${goal.spec.check})` : goal.spec.objective } : {}),
     // The list exactly as the model last sent it (the todo call's `todos`).
     ...(todos !== undefined && todos.length > 0 ? { todos: JSON.stringify({ todos }) } : {}),
+    // Plan mode itself is in the system prompt; the proposal under review is carried as sent (docs/plan-mode.md).
+    ...(plan !== undefined ? { plan: JSON.stringify(plan) } : {}),
     ...(lastUser !== undefined ? { lastUserMessage: lastUser } : {}),
   });
   return { ok: true, text, keepFromStep, usage: answer.usage };

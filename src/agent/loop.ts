@@ -25,6 +25,7 @@ import { calibratedEstimate, contextWindowOf, estimateRequestTokens } from './co
 import { DEFAULT_COMPACT_THRESHOLD } from '../limits.js';
 import { provideAgentService, type SubagentParent } from './subagent.js';
 import { loadWorkspaceInstructions } from './workspace-instructions.js';
+import { planModeOf } from '../plan-mode/plan-mode.js';
 
 /** Where the loop writes its events (the session writer, or anything with the same shape). */
 export interface EventSink {
@@ -180,6 +181,19 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     options.onApproval?.(e);
   });
 
+  // Plan mode (docs/plan-mode.md): its switches and the reviews of this session's proposals.
+  const offPlanMode = scope.on('plan/mode', (e) => record({ type: 'plan/mode', active: e.active, by: e.by }));
+  const offPlanReview = scope.on('plan/review', (e) => {
+    if (!ownCalls.has(e.id)) return;
+    record({
+      type: 'plan/review',
+      id: e.id,
+      decision: e.decision,
+      ...(e.steps !== undefined ? { steps: [...e.steps] } : {}),
+      ...(e.comment !== undefined ? { comment: e.comment } : {}),
+    });
+  });
+
   const meterState: MeterState = { compactions: { pruned: 0, summarised: 0, failed: 0 } };
   const finish = async (reason: SessionEndReason, error?: string): Promise<AgentRunResult> => {
     record({ type: 'session/end', reason, steps, ...(error !== undefined ? { error } : {}) });
@@ -188,6 +202,8 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     await offStart();
     await offSettle();
     await offApproval();
+    await offPlanMode();
+    await offPlanReview();
     spill.remove?.();
     return { reason, text, steps, usage, ...(error !== undefined ? { error } : {}), ...(meterState.last !== undefined ? { context: contextOf(meterState) } : {}) };
   };
@@ -204,6 +220,9 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   } else {
     record({ type: 'session/resume', ...turn });
   }
+  // A switch made between turns (/plan, a UI toggle, --plan on a new session) is logged as the turn starts.
+  const planMode = scope.get('planMode');
+  if (planMode !== undefined && planMode.active !== planModeOf(events)) record({ type: 'plan/mode', active: planMode.active, by: planMode.by });
   for (const event of options.beforeMessage ?? []) record(event);
   record({ type: 'user/message', text: options.task });
   // The `task` tool reaches this run (its model, log directory, depth) through the `agent` service.

@@ -41,6 +41,8 @@ export interface ResolvedBashOptions {
   readonly maxStreamBytes: number;
   readonly memoryLimitMb: number;
   readonly sandboxPolicy: SandboxPolicy;
+  /** The same with the workspace read-only (plan mode, docs/plan-mode.md). */
+  readonly readOnlyPolicy: SandboxPolicy;
 }
 
 /** Validates the options (CONFIG naming the bad one) and derives the shells' process policy. */
@@ -65,7 +67,15 @@ export function resolveBashOptions(options: BashToolOptions): ResolvedBashOption
     throw new ConfigError('bash needs a policy: pass resolveWorkspacePolicy({ cwd, ... }).');
   }
   // policy.cwd is real, so HOME names the directory the sandbox binds (it binds real paths only).
-  return { sandbox: options.sandbox, defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy: sandboxPolicyOf(policy, defaultSandboxEnv(policy.cwd)) };
+  const env = defaultSandboxEnv(policy.cwd);
+  return {
+    sandbox: options.sandbox,
+    defaultTimeoutMs,
+    maxStreamBytes,
+    memoryLimitMb,
+    sandboxPolicy: sandboxPolicyOf(policy, env),
+    readOnlyPolicy: sandboxPolicyOf({ ...policy, readOnlyWorkspace: true }, env),
+  };
 }
 
 /** The note both shells add when a stream lost bytes to its bound. */

@@ -5,7 +5,8 @@
 import type { Readable } from 'node:stream';
 
 import type { z } from 'zod';
-import { AbortedError, ToolFailedError } from '../errors.js';
+import { AbortedError, SandboxUnavailableError, ToolFailedError } from '../errors.js';
+import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../plan-mode/read-only-workspace.js';
 import {
   BASH_PIPE_DRAIN_MS,
   DEFAULT_BASH_MEMORY_MB,
@@ -50,7 +51,7 @@ function bashSchemas(defaultTimeoutMs: number): ContractSchemas {
 }
 
 export function createBashTool(options: BashToolOptions): ToolDefinition<BashArgs, BashOutput> {
-  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy } = resolveBashOptions(options);
+  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy, readOnlyPolicy } = resolveBashOptions(options);
 
   return defineTool<BashArgs, BashOutput>({
     name: 'bash',
@@ -59,16 +60,19 @@ export function createBashTool(options: BashToolOptions): ToolDefinition<BashArg
     examples: [{ command: 'ls -la', description: 'List the workspace' }],
     async execute(args, exec) {
       if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');
+      // Plan mode: the workspace read-only, which only an OS sandbox holds for a shell (docs/plan-mode.md).
+      const readOnly = readOnlyWorkspaceOf(exec.scope);
       // Without bwrap's pid namespace, a command's setsid orphans leave the process group: the launch
       // samples the tree so the kill still reaches them (docs/sandbox.md, "Starting and ending processes").
       const launched = await launch({
         command: { kind: 'exec', command: 'bash', args: ['-c', args.command] },
-        policy: sandboxPolicy,
+        policy: readOnly ? readOnlyPolicy : sandboxPolicy,
         mode: options.sandbox,
         stdio: BASH_STDIO,
         limits: { memoryLimitBytes: memoryLimitMb * 1024 * 1024 },
         sampleDescendantsMs: PROCESS_TREE_SAMPLE_MS,
-        beforeSpawn: () => {
+        beforeSpawn: (report) => {
+          if (readOnly && report.enforced.fs !== 'full') throw new SandboxUnavailableError(planModeUnconfinedMessage('a shell command'));
           if (exec.signal.aborted) throw new AbortedError('bash was aborted before the command started.');
         },
       });

@@ -4,7 +4,8 @@
 // protocol live in shell-session.ts, its private channels in shell-channels.ts; restart semantics
 // and what a hostile program can and cannot do to the shell are in docs/minimal-tools.md.
 
-import { AbortedError, InvalidArgsError, ToolFailedError } from '../errors.js';
+import { AbortedError, InvalidArgsError, SandboxUnavailableError, ToolFailedError } from '../errors.js';
+import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../plan-mode/read-only-workspace.js';
 import { DEFAULT_BASH_MEMORY_MB, MAX_BASH_STREAM_BYTES } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
@@ -50,9 +51,11 @@ function persistentBashSchemas(defaultTimeoutMs: number): ContractSchemas {
 }
 
 export function createPersistentBashTool(options: PersistentBashToolOptions): PersistentBashTool {
-  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy } = resolveBashOptions(options);
+  const { defaultTimeoutMs, maxStreamBytes, memoryLimitMb, sandboxPolicy, readOnlyPolicy } = resolveBashOptions(options);
 
   let session: ShellSession | undefined;
+  // Whether the live shell holds the workspace read-only (plan mode); a switch of mode restarts it.
+  let sessionReadOnly = false;
   let everStarted = false;
   let disposed = false;
   // Exclusive by declaration, but a direct caller could still overlap calls: they queue here.
@@ -64,16 +67,22 @@ export function createPersistentBashTool(options: PersistentBashToolOptions): Pe
     await ending?.dispose();
   };
 
-  const call = async (args: PersistentBashArgs, signal: AbortSignal): Promise<PersistentBashOutput> => {
+  const call = async (args: PersistentBashArgs, signal: AbortSignal, readOnly: boolean): Promise<PersistentBashOutput> => {
     if (disposed) throw new ToolFailedError('This bash tool was disposed; its shell is gone.');
     if (signal.aborted) throw new AbortedError('bash was aborted before the command started.');
     if (args.restart === true) await endSession();
-    else if (session !== undefined && !session.alive) await endSession();
+    else if (session !== undefined && (!session.alive || sessionReadOnly !== readOnly)) await endSession();
     let shell: ShellUse = 'reused';
     if (session === undefined) {
       shell = everStarted ? 'restarted' : 'started';
-      session = await ShellSession.start({ policy: sandboxPolicy, mode: options.sandbox, maxStreamBytes, memoryLimitBytes: memoryLimitMb * 1024 * 1024 });
+      session = await ShellSession.start({ policy: readOnly ? readOnlyPolicy : sandboxPolicy, mode: options.sandbox, maxStreamBytes, memoryLimitBytes: memoryLimitMb * 1024 * 1024 });
+      sessionReadOnly = readOnly;
       everStarted = true;
+      // Plan mode (docs/plan-mode.md): only an OS sandbox holds a shell's workspace read-only.
+      if (readOnly && session.enforced.fs !== 'full') {
+        await endSession();
+        throw new SandboxUnavailableError(planModeUnconfinedMessage('a shell'));
+      }
     }
     const current = session;
     const sandbox = { backend: current.backend, enforced: { ...current.enforced } };
@@ -109,7 +118,8 @@ export function createPersistentBashTool(options: PersistentBashToolOptions): Pe
       if (args.command?.includes('\0') === true) {
         throw new InvalidArgsError('command contains a NUL character, which bash cannot take; remove it.');
       }
-      const result = queue.then(() => call(args, exec.signal));
+      const readOnly = readOnlyWorkspaceOf(exec.scope);
+      const result = queue.then(() => call(args, exec.signal, readOnly));
       queue = result.catch(() => undefined);
       return result;
     },

@@ -102,7 +102,7 @@ export function todosOf(value: unknown): TodoItem[] | undefined {
 
 /**
  * The plan as it stood at the end of a logged session. Every call sends the whole list, so the last
- * successful `todo` call (a native `tool/call` whose `tool/result` is not an error, or a program's
+ * approved plan (`plan/review`) or successful `todo` call (a native `tool/call` whose `tool/result` is not an error, or a program's
  * `tool/ptc-dispatch` that is not an error) holds it in its arguments. Undefined when there was none.
  */
 export function todosFromSession(events: readonly SessionEvent[], toolName = 'todo'): TodoItem[] | undefined {
@@ -112,6 +112,10 @@ export function todosFromSession(events: readonly SessionEvent[], toolName = 'to
     if (event.type === 'tool/call' && event.name === toolName) argsById.set(event.id, event.args);
     else if (event.type === 'tool/result' && event.name === toolName && !event.isError) last = todosOf(argsById.get(event.id)) ?? last;
     else if (event.type === 'tool/ptc-dispatch' && event.tool === toolName && !event.isError) last = todosOf(event.args) ?? last;
+    // An approved plan's steps become the list (docs/plan-mode.md).
+    else if (event.type === 'plan/review' && event.decision === 'approved' && event.steps !== undefined) {
+      last = event.steps.map((content) => ({ content, status: 'pending' }));
+    }
   }
   return last;
 }
@@ -121,7 +125,8 @@ export function todosFromSession(events: readonly SessionEvent[], toolName = 'to
  * checklist, indented under the call's line. Undefined for any other call.
  */
 export function todoProgressText(event: { readonly call: { readonly name: string }; readonly result: { readonly isError: boolean; readonly value?: unknown } }, toolName = 'todo'): string | undefined {
-  if (event.call.name !== toolName || event.result.isError) return undefined;
+  // An approved plan_propose carries the list its steps became (docs/plan-mode.md).
+  if ((event.call.name !== toolName && event.call.name !== 'plan_propose') || event.result.isError) return undefined;
   const todos = todosOf(event.result.value);
   return todos === undefined ? undefined : renderTodos(todos).split('\n').map((line) => `    ${line}`).join('\n');
 }

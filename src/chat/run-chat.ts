@@ -14,6 +14,8 @@ import { runAgent, type AgentRunOptions, type AgentRunResult } from '../agent/lo
 import { progressLine } from '../agent/progress-text.js';
 import { allowedToolsOf, installApprovals, type ApprovalPolicy } from '../approvals/approvals.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
+import { installPlanMode, planModeOf, type PlanModeBy } from '../plan-mode/plan-mode.js';
+import { reviewPlanInTerminal } from './plan-review-prompt.js';
 import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/commands.js';
 import { goalProgressLine } from '../cli/goal-output.js';
 import { ConfigError, HarnessError } from '../errors.js';
@@ -62,6 +64,8 @@ export interface ChatOptions extends PolicyOptions {
   readonly compactThreshold?: number;
   readonly sessionDir?: string;
   readonly approve: ApprovalPolicy;
+  /** Start in plan mode (docs/plan-mode.md); a resumed session otherwise keeps the mode it ended in. */
+  readonly plan?: boolean;
   /** Continue this session (id, prefix or path) instead of starting one. */
   readonly resume?: string;
   /** Continue the latest session of this workspace. */
@@ -119,6 +123,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const tally = new UsageTally();
   const changes = new SessionChanges();
   let policy = options.approve;
+  // Plan mode (docs/plan-mode.md): the chat's own state, so a rebuilt harness (/preset, /approve) keeps it.
+  let planning: { active: boolean; by: PlanModeBy } = {
+    active: options.plan === true || (session?.history !== undefined && planModeOf(session.history)),
+    by: options.plan === true ? 'flag' : 'user',
+  };
   let meter: { tokens: number; window?: number } | undefined;
   const pendingDiffs = new Map<string, string[]>();
   /** Prints the diffs of call `id` (every pending one without an id: the end of a turn). */
@@ -163,6 +172,15 @@ export async function runChat(options: ChatOptions): Promise<number> {
       flagHint: '/approve never',
       ...(session?.history !== undefined ? { allowedTools: allowedToolsOf(session.history) } : {}),
     });
+    const plan = installPlanMode(h.ctx, {
+      active: planning.active,
+      by: planning.by,
+      reviewer: (proposal, signal) => reviewPlanInTerminal(rl, options.errorOutput, proposal, signal),
+    });
+    const offPlanMode = h.ctx.on('plan/mode', (change) => {
+      planning = { active: change.active, by: change.by };
+      if (change.by === 'approval') err('plan approved: plan mode is off, the work starts\n');
+    });
     const offTodo = h.ctx.on('tools/result', (event) => {
       const plan = todoProgressText(event);
       if (plan !== undefined) err(`${plan}\n`);
@@ -175,6 +193,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     });
     return async () => {
       await removeApprovals();
+      await offPlanMode();
+      await plan.dispose();
       await offTodo();
       await offChange();
     };
@@ -216,6 +236,12 @@ export async function runChat(options: ChatOptions): Promise<number> {
     approvalRules: () => {
       const rules = options.approvalRules?.rules ?? [];
       return [...rules.filter((r) => r.effect === 'deny'), ...rules.filter((r) => r.effect === 'allow')].map((r) => `${r.effect} ${ruleText(r)} (${r.origin})`);
+    },
+    planMode: () => planning.active,
+    setPlanMode: (active) => {
+      const mode = harness.ctx.get('planMode');
+      if (mode !== undefined) mode.set(active, 'user');
+      planning = { active, by: 'user' };
     },
     setApprovalPolicy: async (next) => {
       policy = next;
@@ -273,6 +299,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       session = { writer: continued.writer, history: continued.events };
       changes.clear();
       meter = lastRequestMeterOf(continued.events);
+      planning = { active: planModeOf(continued.events), by: 'user' };
       await detach();
       detach = attach(harness);
       return continued.sessionId;
@@ -281,6 +308,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
 
   try {
     if (session !== undefined) err(`Continuing session ${session.writer.sessionId}.\n`);
+    if (planning.active) err('Plan mode is on: no writes; the model ends with a plan for you to approve (/plan turns it off).\n');
     err(`ptc chat — preset ${harness.preset.name}, model ${model.label}, approvals "${policy}". /help lists commands; Ctrl-C stops a step; Ctrl-D or /exit quits.\n`);
     if (printMode === 'render') rendererLoad = import('./markdown-render.js');
     for (;;) {

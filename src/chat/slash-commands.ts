@@ -35,6 +35,10 @@ export interface ChatControl {
   /** The saved approval rules in force (docs/config.md), one line each, deny first; empty when none. */
   approvalRules(): string[];
   setApprovalPolicy(policy: ApprovalPolicy): Promise<void>;
+  /** Whether plan mode is on (docs/plan-mode.md). */
+  planMode(): boolean;
+  /** Turns plan mode on or off from the next step on. */
+  setPlanMode(active: boolean): void;
   /** The open session's id; undefined before the first message. */
   sessionId(): string | undefined;
   /** Lines describing the recent sessions of this workspace. */
@@ -105,6 +109,24 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       control.print([
         `approvals "${control.approvalPolicy()}": ${POLICY_TEXT[control.approvalPolicy()]}`,
         ...(rules.length === 0 ? ['rules: none saved (tools allowed with [a] hold for this session; [s] saves a rule)'] : ['rules (deny wins):', ...rules.map((r) => `  ${visible(r)}`)]),
+      ]);
+    },
+  },
+  {
+    name: 'plan',
+    usage: '[on|off]',
+    summary: 'toggle plan mode (no writes; the model ends with a plan for you to approve), or set it on or off',
+    argumentsOf: () => ['on', 'off'],
+    run: async (args, control) => {
+      if (args !== '' && args !== 'on' && args !== 'off') {
+        return control.print([`ptc: /plan takes on or off (or nothing, to toggle), not "${visible(args)}".`]);
+      }
+      const active = args === '' ? !control.planMode() : args === 'on';
+      control.setPlanMode(active);
+      control.print([
+        active
+          ? 'plan mode on: the write tools are hidden, bash and programs run with the workspace read-only; the model ends with a plan for you to approve'
+          : 'plan mode off: the write tools are back from the next step on',
       ]);
     },
   },

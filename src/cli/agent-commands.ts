@@ -8,6 +8,7 @@ import { createHarness } from '../harness.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
 import { resolveModel } from '../llm/index.js';
 import { installApprovals, type ApprovalPolicy } from '../approvals/approvals.js';
+import { installPlanMode, planModeOf } from '../plan-mode/plan-mode.js';
 import {
   continueSession,
   createSessionWriter,
@@ -53,6 +54,8 @@ export interface RunOptions extends PolicyOptions {
   readonly approve?: ApprovalPolicy;
   /** Work a goal in rounds (docs/goals.md); `task`, when given, is added to its first round. */
   readonly goal?: GoalOptions;
+  /** Start in plan mode (docs/plan-mode.md); a continued session otherwise keeps the mode it ended in. */
+  readonly plan?: boolean;
 }
 
 /** `ptc run "<task>"`: one agent session; the log goes to the session directory as it happens. */
@@ -84,6 +87,8 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   const writer = continued?.writer ?? createSessionWriter({ dir, sessionId: newSessionId() });
   const removeApprovals =
     options.approve !== undefined && options.approve !== 'never' ? installApprovals(harness.ctx, { policy: options.approve, flagHint: '--approve never' }) : undefined;
+  // Plan mode (docs/plan-mode.md): no one can review a plan here, so a proposal is recorded and the turn ends.
+  const planMode = installPlanMode(harness.ctx, { active: options.plan === true || (continued !== undefined && planModeOf(continued.events)) });
   const progress = options.writeProgress;
   // The agent's plan, shown whenever a todo call (native or from a program) is accepted.
   if (progress) {
@@ -161,6 +166,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   } finally {
     writer.close();
     await removeApprovals?.();
+    await planMode.dispose();
     await harness.dispose();
   }
 }

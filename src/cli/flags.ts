@@ -65,6 +65,8 @@ export interface AgentFlags {
   compactThreshold?: number;
   sessionDir?: string;
   approve: ApprovalPolicy;
+  /** Start in plan mode (docs/plan-mode.md). */
+  plan?: boolean;
   resume?: string;
   continue?: boolean;
 }

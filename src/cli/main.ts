@@ -45,7 +45,8 @@ function addAgentOptions(command: Command, approveDefault: 'never' | 'writes', c
     .option('--context-window <tokens>', "the model's context window, when the catalog does not know it (docs/compaction.md)", integer('--context-window', 1024, Number.MAX_SAFE_INTEGER))
     .option('--compact-threshold <fraction>', 'compact when a request would pass this fraction of the window (default 0.8)', fraction('--compact-threshold'))
     .option('--session-dir <dir>', 'where the JSONL session logs go (default ~/.ptc/sessions, env PTC_HOME)')
-    .addOption(approveOption(approveDefault));
+    .addOption(approveOption(approveDefault))
+    .option('--plan', 'start in plan mode: no writes, the model ends with a plan to approve (docs/plan-mode.md)');
   if (continuable) {
     command
       .option('--resume <id>', 'continue this session (an id or unique prefix, ptc sessions list) with a new turn')
@@ -64,6 +65,7 @@ function agentFromFlags(o: AgentFlags) {
     ...(o.compactThreshold !== undefined ? { compactThreshold: o.compactThreshold } : {}),
     ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}),
     approve: o.approve,
+    ...(o.plan === true ? { plan: true } : {}),
     ...(o.resume !== undefined ? { resume: o.resume } : {}),
     ...(o.continue === true ? { continueLatest: true } : {}),
   };
@@ -196,6 +198,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
           ...(o.compactThreshold !== undefined ? { compactThreshold: o.compactThreshold } : {}),
           env: process.env,
           approve: o.approve,
+          ...(o.plan === true ? { plan: true } : {}),
           sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: process.env }),
           version: packageVersion(),
           signal: controller.signal,

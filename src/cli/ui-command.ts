@@ -37,6 +37,7 @@ export function buildUiCommand(io: UiCommandIo = processIo()): Command {
     .option('--compact-threshold <fraction>', 'compact when a request would pass this fraction of the window (default 0.8)', fraction('--compact-threshold'))
     .option('--session-dir <dir>', 'where the JSONL session logs are (default ~/.ptc/sessions, env PTC_HOME)')
     .addOption(new Option('--approve <policy>', 'which calls ask in the page first: never | writes | all').choices(['never', 'writes', 'all']).default('writes'))
+    .option('--plan', 'new sessions start in plan mode (the page has a toggle; docs/plan-mode.md)')
     .addOption(new Option('--port <n>', 'port on 127.0.0.1 (default 0: a free one)').argParser(integer('--port', 0, 65535)).default(0))
     .action(async (o: UiFlags) => {
       await runUi(o, io);
@@ -64,6 +65,7 @@ async function runUi(o: UiFlags, io: UiCommandIo): Promise<void> {
     env: io.env,
     sessionDir: resolveSessionDir({ ...(o.sessionDir !== undefined ? { sessionDir: o.sessionDir } : {}), env: io.env }),
     approve: o.approve,
+    ...(o.plan === true ? { plan: true } : {}),
     port: o.port,
   });
   io.stdout(`ptc ui: open ${server.url}\n`);

@@ -8,7 +8,8 @@ import { runCodeTimeoutText } from '../builtin-tools/contracts/run-code-text.js'
 import { isSdkLanguage } from '../codegen/index.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
-import { AbortedError, HarnessError, PermissionDeniedError, type ErrorCode, type ErrorInfo } from '../errors.js';
+import { AbortedError, HarnessError, PermissionDeniedError, SandboxUnavailableError, type ErrorCode, type ErrorInfo } from '../errors.js';
+import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../plan-mode/read-only-workspace.js';
 import { checkJson, renderJson, type JsonValue } from '../json.js';
 import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult, TimeoutDescriptor } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';
@@ -142,6 +143,11 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
  * none can (sandbox off, no backend for the runtime), the run itself asks once, showing the program.
  */
 async function programPolicy(runtime: PtcRuntime, base: PolicyWidening | undefined, args: RunCodeArgs, exec: ToolExecContext): Promise<PolicyWidening | undefined> {
+  // Plan mode (docs/plan-mode.md): read-only where a sandbox holds it, else the program does not run.
+  if (readOnlyWorkspaceOf(exec.scope)) {
+    if (await holdsWorkspaceReadOnly(runtime)) return { ...base, readOnlyWorkspace: true };
+    throw new SandboxUnavailableError(planModeUnconfinedMessage('a program'));
+  }
   const approvals = exec.scope?.get('approvals');
   if (approvals === undefined || approvals.policy === 'never') return base;
   if (await holdsWorkspaceReadOnly(runtime)) return { ...base, readOnlyWorkspace: true };

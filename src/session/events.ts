@@ -143,6 +143,16 @@ export type SessionEvent = SessionLineMeta &
         reason?: string;
       }
     | { type: 'context/deferred'; ts: string; step: number; source: string; text: string }
+    /**
+     * Plan mode turned on or off (docs/plan-mode.md): `flag` (--plan), `user` (/plan, the UI toggle,
+     * an ACP set_mode) or `approval` (an approved plan turns it off). The last one is the mode on resume.
+     */
+    | { type: 'plan/mode'; ts: string; active: boolean; by: 'flag' | 'user' | 'approval' }
+    /**
+     * A person's answer to a plan_propose call `id`: `approved` (its `steps` became the todo list),
+     * `sent-back` with their `comment`, or `unreviewed` when no one could be asked (`ptc run`).
+     */
+    | { type: 'plan/review'; ts: string; id: string; decision: 'approved' | 'sent-back' | 'unreviewed'; steps?: string[]; comment?: string }
     /** A goal worked in rounds (docs/goals.md): its objective, check command and budget. */
     | { type: 'goal/set'; ts: string; objective: string; check?: string; budget: GoalBudget }
     /** A round (a turn of its own) starts, with the budget left; `resumed` when it re-enters an interrupted round. */

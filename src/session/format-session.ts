@@ -145,6 +145,17 @@ export function formatSession(events: readonly SessionEvent[], options: FormatSe
         blocks.push({ kind: 'goal', lines: goalLines(event, max) });
         current = undefined;
         break;
+      case 'plan/mode':
+        blocks.push({ kind: 'goal', lines: [`Plan mode ${event.active ? 'on' : 'off'} (${event.by})`] });
+        current = undefined;
+        break;
+      case 'plan/review':
+        blocks.push({
+          kind: 'goal',
+          lines: [`Plan ${event.decision}${event.comment !== undefined ? `: ${clip(event.comment, max)}` : ''}`, ...(event.steps ?? []).map((s, i) => `  ${i + 1}. ${s}`)],
+        });
+        current = undefined;
+        break;
       case 'session/end':
         // The end of a turn; only the last one, with nothing after it, ends the session for now.
         end = event;

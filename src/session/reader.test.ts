@@ -43,6 +43,9 @@ const EVERY_TYPE: SessionEventInput[] = [
   { type: 'goal/check', round: 1, command: 'npm test', exitCode: null, passed: false, output: 'killed' },
   { type: 'goal/met', round: 1, evidence: 'tests pass' },
   { type: 'goal/abandoned', round: 1, reason: 'max-time', message: 'out of time' },
+  { type: 'plan/mode', active: true, by: 'flag' },
+  { type: 'plan/review', id: 'c9', decision: 'approved', steps: ['Read the code', 'Fix the bug'] },
+  { type: 'plan/review', id: 'c8', decision: 'sent-back', comment: 'keep the API' },
   {
     type: 'context/compaction',
     step: 2,

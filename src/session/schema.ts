@@ -133,6 +133,15 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     output: z.string(),
   }),
   z.object({ type: z.literal('goal/met'), ...line, round: z.number().int(), evidence: z.string() }),
+  z.object({ type: z.literal('plan/mode'), ...line, active: z.boolean(), by: z.enum(['flag', 'user', 'approval']) }),
+  z.object({
+    type: z.literal('plan/review'),
+    ...line,
+    id: z.string(),
+    decision: z.enum(['approved', 'sent-back', 'unreviewed']),
+    steps: z.array(z.string()).optional(),
+    comment: z.string().optional(),
+  }),
   z.object({
     type: z.literal('goal/abandoned'),
     ...line,

@@ -254,6 +254,14 @@ export class ToolRuntime implements ContextBound<ToolRuntime> {
   }
 
   /**
+   * Whether the registered tool `name` declares isConcurrencySafe, whatever its visibility: for a
+   * visibility predicate, which must not resolve through the layers it belongs to (docs/plan-mode.md).
+   */
+  declaresConcurrencySafe(name: string): boolean {
+    return this.store.tools.get(name)?.def.isConcurrencySafe === true;
+  }
+
+  /**
    * 'parallel' only for a tool this call may execute that declares isConcurrencySafe: true;
    * otherwise (unknown and collapsed names too) 'exclusive'. `parent` marks a nested call as in execute.
    */

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 
 import type { ApprovalAnswer } from '../approvals/approvals.js';
+import type { PlanReview } from '../plan-mode/plan-mode.js';
 import { HarnessError } from '../errors.js';
 import { UiAssets } from './assets.js';
 import { checkAccess, newUiToken } from './security.js';
@@ -78,6 +79,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         defaultPreset: options.defaultPreset,
         model: hub.defaultModel(),
         approve: options.approve,
+        plan: options.plan === true,
       });
     }
     if (method === 'GET' && route === '/api/sessions') {
@@ -88,7 +90,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       const sessionId = await hub.start(turnRequest(body));
       return sendJson(res, 201, { sessionId });
     }
-    const match = /^\/api\/sessions\/([A-Za-z0-9._-]+)\/(events|messages|stop|approvals|compact)$/.exec(route);
+    const match = /^\/api\/sessions\/([A-Za-z0-9._-]+)\/(events|messages|stop|approvals|compact|plan)$/.exec(route);
     if (match) {
       const [, sessionId, action] = match as unknown as [string, string, string];
       if (method === 'GET' && action === 'events') return openStream(req, res, sessionId);
@@ -106,6 +108,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       }
       if (method === 'POST' && action === 'stop') {
         return hub.stop(sessionId) ? sendJson(res, 202, { stopping: true }) : sendJson(res, 409, { error: 'No turn of this session is running here.' });
+      }
+      // A proposed plan's review (docs/plan-mode.md): approve, or send it back with a comment.
+      if (method === 'POST' && action === 'plan') {
+        const body = await readJson(req);
+        const { id, review } = planReview(body);
+        return hub.review(sessionId, id, review)
+          ? sendJson(res, 200, { reviewed: id })
+          : sendJson(res, 409, { error: `No plan ${id} of this session waits for review.` });
       }
       if (method === 'POST' && action === 'approvals') {
         const body = await readJson(req);
@@ -247,13 +257,23 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 }
 
 function turnRequest(body: Record<string, unknown>) {
-  const { text, preset, model } = body;
+  const { text, preset, model, plan } = body;
   if (typeof text !== 'string') throw new HarnessError('CONFIG', 'The message needs a "text" string.');
+  if (plan !== undefined && typeof plan !== 'boolean') throw new HarnessError('CONFIG', 'The message\'s "plan" (plan mode for this turn) must be true or false.');
   return {
     text,
+    ...(typeof plan === 'boolean' ? { plan } : {}),
     ...(typeof preset === 'string' ? { preset } : {}),
     ...(typeof model === 'string' ? { model } : {}),
   };
+}
+
+function planReview(body: Record<string, unknown>): { id: string; review: PlanReview } {
+  const { id, decision, comment } = body;
+  if (typeof id !== 'string' || id === '') throw new HarnessError('CONFIG', 'A plan review needs the plan_propose call "id".');
+  if (decision === 'approve') return { id, review: { decision } };
+  if (decision === 'send-back') return { id, review: { decision, comment: typeof comment === 'string' ? comment : '' } };
+  throw new HarnessError('CONFIG', 'A plan review "decision" is approve or send-back.');
 }
 
 function approvalAnswer(body: Record<string, unknown>): { id: string; answer: ApprovalAnswer } {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { runAgent } from '../agent/loop.js';
 import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalPolicy, type Approver } from '../approvals/approvals.js';
 import { ConfigError, HarnessError } from '../errors.js';
+import { installPlanMode, planModeOf, type PlanReview } from '../plan-mode/plan-mode.js';
 import { createHarness, type HarnessOptions } from '../harness.js';
 import { followLog, type FollowedLog } from './log-follower.js';
 import { createSpillStore } from '../tools/spill.js';
@@ -46,6 +47,8 @@ export interface UiRunSettings {
   readonly sessionDir: string;
   /** `--approve`; `ptc ui`'s default is `writes`. */
   readonly approve: ApprovalPolicy;
+  /** `--plan`: a new session's first turn starts in plan mode unless the page says otherwise. */
+  readonly plan?: boolean;
   readonly maxSteps?: number;
   /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
   readonly contextWindow?: number;
@@ -65,6 +68,8 @@ export interface HubListener {
 
 export interface TurnRequest {
   readonly text: string;
+  /** Plan mode for this turn (the page's toggle, docs/plan-mode.md); default: the mode the log ended in, else `--plan`. */
+  readonly plan?: boolean;
   readonly preset?: string;
   readonly model?: string;
 }
@@ -80,6 +85,8 @@ interface ActiveTurn {
   readonly events: SessionEvent[];
   readonly controller: AbortController;
   readonly pending: Map<string, (answer: ApprovalAnswer) => void>;
+  /** Proposed plans waiting for the page's review, by plan_propose call id. */
+  readonly plans: Map<string, (review: PlanReview) => void>;
   /** What streamed of the current step's text (cleared by its llm/response). */
   draft: string;
   /** Settles once the turn has closed its log and disposed its harness. */
@@ -190,6 +197,14 @@ export class SessionHub {
     return true;
   }
 
+  /** Reviews a waiting plan (approve or send back); false when no plan of that id waits. */
+  review(sessionId: string, callId: string, review: PlanReview): boolean {
+    const resolve = this.channels.get(sessionId)?.turn?.plans.get(callId);
+    if (!resolve) return false;
+    resolve(review);
+    return true;
+  }
+
   /** Answers a waiting approval; false when no call of that id waits. */
   answer(sessionId: string, callId: string, answer: ApprovalAnswer): boolean {
     const resolve = this.channels.get(sessionId)?.turn?.pending.get(callId);
@@ -292,6 +307,7 @@ export class SessionHub {
     channel.followed = undefined;
     const controller = new AbortController();
     const pending = new Map<string, (answer: ApprovalAnswer) => void>();
+    const plans = new Map<string, (review: PlanReview) => void>();
     const events: SessionEvent[] = [...(history ?? [])];
     const broadcast = (send: (l: HubListener) => void) => {
       for (const listener of channel.listeners) send(listener);
@@ -336,6 +352,28 @@ export class SessionHub {
       allowedTools: allowedToolsOf(history ?? []),
     });
 
+    // Plan mode (docs/plan-mode.md): the page reviews a proposal from its logged plan_propose call.
+    const planMode = installPlanMode(harness.ctx, {
+      active: request.plan ?? (history !== undefined ? planModeOf(history) : this.settings.plan === true),
+      by: request.plan !== undefined ? 'user' : 'flag',
+      reviewer: (proposal, signal) =>
+        new Promise<PlanReview>((resolve, reject) => {
+          const onAbort = () => {
+            plans.delete(proposal.id);
+            reject(new Error('the turn was stopped'));
+          };
+          if (signal.aborted || controller.signal.aborted) return onAbort();
+          signal.addEventListener('abort', onAbort, { once: true });
+          controller.signal.addEventListener('abort', onAbort, { once: true });
+          plans.set(proposal.id, (review) => {
+            plans.delete(proposal.id);
+            signal.removeEventListener('abort', onAbort);
+            controller.signal.removeEventListener('abort', onAbort);
+            resolve(review);
+          });
+        }),
+    });
+
     const run = async (): Promise<void> => {
       try {
         await runAgent({
@@ -362,6 +400,7 @@ export class SessionHub {
         if (!(error instanceof HarnessError)) process.stderr.write(`ptc ui: turn of session ${sessionId} failed: ${String(error)}\n`);
       } finally {
         await removeApprovals();
+        await planMode.dispose();
         writer.close();
         await harness.dispose().catch(() => {});
         channel.turn = undefined;
@@ -369,7 +408,7 @@ export class SessionHub {
         if (channel.listeners.size === 0) this.channels.delete(sessionId);
       }
     };
-    const turn: ActiveTurn = { events, controller, pending, draft: '', done: Promise.resolve() };
+    const turn: ActiveTurn = { events, controller, pending, plans, draft: '', done: Promise.resolve() };
     channel.turn = turn;
     broadcast((l) => l.status(true));
     turn.done = run();

@@ -157,7 +157,8 @@ describe('ptc acp: session/load', () => {
       expect(wrongCwd).toMatchObject({ code: -32602, data: { code: 'CONFIG' } });
       expect((wrongCwd as Error).message).toContain(workspace);
       expect((wrongCwd as Error).message).toContain(elsewhere);
-      expect(loaded).toEqual({});
+      // The load answer names the session's modes (docs/plan-mode.md).
+      expect(loaded).toEqual({ modes: expect.objectContaining({ currentModeId: 'default' }) });
       expect(busy).toMatchObject({ code: -32600, data: { code: 'CONFIG' } });
       expect((busy as Error).message).toContain('in use');
     } finally {

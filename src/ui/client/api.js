@@ -18,8 +18,9 @@ async function call(method, path, body) {
 export const api = {
   config: () => call('GET', '/api/config'),
   sessions: () => call('GET', '/api/sessions'),
-  start: (text, preset, model) => call('POST', '/api/sessions', { text, preset, model }),
-  send: (id, text, preset, model) => call('POST', `/api/sessions/${encodeURIComponent(id)}/messages`, { text, preset, model }),
+  start: (text, preset, model, plan) => call('POST', '/api/sessions', { text, preset, model, plan }),
+  send: (id, text, preset, model, plan) => call('POST', `/api/sessions/${encodeURIComponent(id)}/messages`, { text, preset, model, plan }),
+  review: (id, callId, decision, comment) => call('POST', `/api/sessions/${encodeURIComponent(id)}/plan`, { id: callId, decision, comment }),
   stop: (id) => call('POST', `/api/sessions/${encodeURIComponent(id)}/stop`),
   compact: (id, focus, model) => call('POST', `/api/sessions/${encodeURIComponent(id)}/compact`, { focus, model }),
   answer: (id, callId, decision, reason) => call('POST', `/api/sessions/${encodeURIComponent(id)}/approvals`, { id: callId, decision, reason }),

@@ -158,3 +158,43 @@ export function ApprovalCard({ card, parent, live, onAnswer }) {
       : html`<div class="reason">no answer was given (the turn ended)</div>`)}
   </section>`;
 }
+
+/** A proposed plan (docs/plan-mode.md): its markdown and steps, and while it waits, approve or send back with a comment. */
+export function PlanCard({ card, live, onReview }) {
+  const [comment, setComment] = useState('');
+  const [sending, setSending] = useState(false);
+  const waiting = card.decision === undefined && card.error === undefined;
+  const review = async (decision) => {
+    setSending(true);
+    try {
+      await onReview(card.id, decision, decision === 'send-back' ? comment : undefined);
+    } finally {
+      setSending(false);
+    }
+  };
+  return html`<section class=${`card card-plan${waiting ? ' waiting' : ''}`} data-card="plan" data-decision=${card.decision ?? (card.error ? 'invalid' : 'waiting')}>
+    <header><span class="title">Proposed plan</span>
+      ${card.decision && html`<span class=${`badge badge-${card.decision === 'approved' ? 'ok' : 'error'}`}>${card.decision}</span>`}</header>
+    <pre class="plan-markdown">${card.markdown}</pre>
+    <ol class="plan-steps">${card.steps.map((step, i) => html`<li key=${i}>${step}</li>`)}</ol>
+    ${card.comment && html`<div class="reason">sent back: ${card.comment}</div>`}
+    ${card.error && html`<div class="reason">${card.error}</div>`}
+    ${waiting &&
+    (live
+      ? html`<div class="actions">
+          <button class="approve-plan" disabled=${sending} onClick=${() => review('approve')}>Approve and start</button>
+          <input class="plan-comment" placeholder="what to change (the model reads it)" value=${comment} onInput=${(e) => setComment(e.currentTarget.value)} />
+          <button class="send-back" disabled=${sending} onClick=${() => review('send-back')}>Send back</button>
+        </div>`
+      : html`<div class="reason">no review was given (the turn ended)</div>`)}
+  </section>`;
+}
+
+/** The todo list as last set (a todo call, or an approved plan's steps). */
+export function TodoPanel({ todos }) {
+  const marks = { completed: '✓', in_progress: '▸', pending: '○' };
+  return html`<section class="todo-panel" data-panel="todo">
+    <h2>Todo ${todos.filter((t) => t.status === 'completed').length}/${todos.length}</h2>
+    <ul>${todos.map((t, i) => html`<li key=${i} class=${`todo todo-${t.status}`} data-status=${t.status}>${marks[t.status] ?? '○'} ${t.content}</li>`)}</ul>
+  </section>`;
+}

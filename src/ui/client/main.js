@@ -6,7 +6,7 @@ import { h, render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, watchSession } from './api.js';
-import { ApprovalCard, ToolCard } from './cards.js';
+import { ApprovalCard, PlanCard, TodoPanel, ToolCard } from './cards.js';
 import { applyEvent, emptyView, meterText } from './reducer.js';
 
 const html = htm.bind(h);
@@ -26,6 +26,8 @@ function App() {
   const [preset, setPreset] = useState(undefined);
   const [model, setModel] = useState('');
   const [error, setError] = useState('');
+  // Plan mode for the next message (docs/plan-mode.md): follows the shown session's log, the toggle changes it.
+  const [plan, setPlan] = useState(false);
 
   const refreshSessions = () => api.sessions().then((r) => setSessions(r.sessions), (e) => setError(e.message));
 
@@ -34,6 +36,7 @@ function App() {
       setConfig(c);
       setPreset((p) => p ?? c.defaultPreset);
       setModel(c.model.label);
+      if (c.plan) setPlan(true);
       if (c.model.error) setError(c.model.error);
     }, (e) => setError(e.message));
     refreshSessions();
@@ -70,11 +73,11 @@ function App() {
     setError('');
     try {
       if (sessionId === undefined) {
-        const { sessionId: id } = await api.start(text, preset, model);
+        const { sessionId: id } = await api.start(text, preset, model, plan);
         location.hash = `#/s/${id}`;
         refreshSessions();
       } else {
-        await api.send(sessionId, text, preset, model);
+        await api.send(sessionId, text, preset, model, plan);
       }
       return true;
     } catch (e) {
@@ -82,6 +85,10 @@ function App() {
       return false;
     }
   };
+
+  useEffect(() => {
+    if (sessionId !== undefined) setPlan(view.planMode);
+  }, [sessionId, view.planMode]);
 
   // Follow new cards and streamed text while the reader is at the bottom; leave them alone when they scrolled up.
   const bottom = useRef(null);
@@ -110,12 +117,17 @@ function App() {
         <${PresetSelector} presets=${config?.presets ?? []} value=${preset} onChange=${setPreset} />
         <label class="model">model <input name="model" value=${model} onInput=${(e) => setModel(e.currentTarget.value)} /></label>
         <span class="policy" title="--approve">approvals: ${config?.approve ?? ''}</span>
+        <label class="plan-toggle" title="no writes: the model investigates and ends with a plan for you to approve (docs/plan-mode.md)">
+          <input type="checkbox" name="plan" checked=${plan} disabled=${active} onChange=${(e) => setPlan(e.currentTarget.checked)} /> plan mode</label>
         ${sessionId !== undefined && !active && html`<button class="compact" title="prune old tool results and summarise the oldest part now (docs/compaction.md)" onClick=${() => api.compact(sessionId, undefined, model).catch((e) => setError(e.message))}>Compact</button>`}
         ${view.meter && html`<span class="meter" title=${view.meter.reported ? "the provider's count of the latest request" : 'estimated tokens of the latest request'}>${meterText(view.meter)}</span>`}
       </header>
+      ${view.todos.length > 0 && html`<${TodoPanel} todos=${view.todos} />`}
       <div class="timeline" ref=${timeline}>
         ${sessionId === undefined && html`<p class="hint">Pick a preset, then describe a task. Calls that write ask here first (--approve ${config?.approve ?? 'writes'}).</p>`}
-        ${items.map((item) => html`<${Item} key=${item.key} item=${item} byKey=${byKey} live=${active} onAnswer=${(id, decision, reason) => api.answer(sessionId, id, decision, reason).catch((e) => setError(e.message))} />`)}
+        ${items.map((item) => html`<${Item} key=${item.key} item=${item} byKey=${byKey} live=${active}
+          onAnswer=${(id, decision, reason) => api.answer(sessionId, id, decision, reason).catch((e) => setError(e.message))}
+          onReview=${(id, decision, comment) => api.review(sessionId, id, decision, comment).catch((e) => setError(e.message))} />`)}
         ${draft !== '' && html`<div class="message assistant streaming">${draft}</div>`}
         ${active && view.open && html`<div class="working">working…</div>`}
         <div ref=${bottom}></div>
@@ -137,7 +149,7 @@ function PresetSelector({ presets, value, onChange }) {
   )}</fieldset>`;
 }
 
-function Item({ item, byKey, live, onAnswer }) {
+function Item({ item, byKey, live, onAnswer, onReview }) {
   switch (item.kind) {
     case 'turn':
       return html`<div class="turn">${item.resumed ? 'continued' : 'started'} · ${item.preset} · ${item.model}</div>`;
@@ -149,6 +161,8 @@ function Item({ item, byKey, live, onAnswer }) {
       return html`<${ToolCard} card=${item} />`;
     case 'approval':
       return html`<${ApprovalCard} card=${item} parent=${item.parentId ? byKey.get(`tool-${item.parentId}`) : undefined} live=${live} onAnswer=${onAnswer} />`;
+    case 'plan':
+      return html`<${PlanCard} card=${item} live=${live} onReview=${onReview} />`;
     case 'notice':
       return html`<div class=${`notice notice-${item.tone}`}>${item.text}</div>`;
     case 'end':

@@ -12,15 +12,18 @@
  *       program?: string, description?: string, subCalls: SubCall[] }
  *   | { kind: 'approval', key: string, id: string, tool: string, args: unknown, parentId?: string,
  *       alwaysAllow?: string, decision?: 'allow' | 'allow-tool' | 'allow-always' | 'deny', by?: string, reason?: string }
+ *   | { kind: 'plan', key: string, id: string, markdown: string, steps: string[], decision?: 'approved' | 'sent-back' | 'unreviewed', comment?: string, error?: string }
  *   | { kind: 'notice', key: string, tone: 'error' | 'info', text: string }
  *   | { kind: 'end', key: string, reason: string, steps: number, error?: string }} Item
  * @typedef {{ tokens: number, window?: number, reported: boolean }} Meter the context meter of the latest request (docs/compaction.md)
- * @typedef {{ items: Item[], count: number, open: boolean, meter?: Meter }} SessionView
+ * @typedef {{ content: string, status: 'pending' | 'in_progress' | 'completed' }} Todo
+ * @typedef {{ items: Item[], count: number, open: boolean, meter?: Meter, planMode: boolean, todos: Todo[], todoArgs: Record<string, Todo[]> }} SessionView
+ *   planMode: the mode the log is in (docs/plan-mode.md); todos: the todo list as last set (a todo call, an approved plan)
  */
 
 /** @returns {SessionView} */
 export function emptyView() {
-  return { items: [], count: 0, open: false };
+  return { items: [], count: 0, open: false, planMode: false, todos: [], todoArgs: {} };
 }
 
 /** All events at once (a replay): the same fold as live. */
@@ -75,27 +78,38 @@ export function applyEvent(view, event) {
       return add({ kind: 'notice', key: `notice-${n}`, tone: 'error', text: `Compaction failed, nothing changed: ${event.message}` });
     case 'tool/call': {
       const args = event.args;
+      // A proposed plan is a card of its own, with the page's review buttons (docs/plan-mode.md).
+      if (event.name === 'plan_propose' && args !== null && typeof args === 'object') {
+        return add({ kind: 'plan', key: `plan-${event.id}`, id: event.id, markdown: String(args.markdown ?? ''), steps: Array.isArray(args.steps) ? args.steps.map(String) : [] });
+      }
+      // A todo call's list becomes the panel's once its result says it was accepted.
+      const listed = event.name === 'todo' ? todosIn(args) : undefined;
+      const todoArgs = listed !== undefined ? { todoArgs: { ...view.todoArgs, [event.id]: listed } } : {};
       const isProgram = event.name === 'run_code' && args !== null && typeof args === 'object';
-      return add({
-        kind: 'tool',
-        key: `tool-${event.id}`,
-        id: event.id,
-        name: event.name,
-        args,
-        start: ts,
-        status: 'running',
-        subCalls: [],
-        ...(isProgram && typeof args.code === 'string' ? { program: args.code } : {}),
-        ...(isProgram && typeof args.description === 'string' ? { description: args.description } : {}),
-      });
+      return {
+        ...add({
+          kind: 'tool',
+          key: `tool-${event.id}`,
+          id: event.id,
+          name: event.name,
+          args,
+          start: ts,
+          status: 'running',
+          subCalls: [],
+          ...(isProgram && typeof args.code === 'string' ? { program: args.code } : {}),
+          ...(isProgram && typeof args.description === 'string' ? { description: args.description } : {}),
+        }),
+        ...todoArgs,
+      };
     }
     case 'tool/ptc-dispatch-start':
       return update(`tool-${event.parentId}`, (card) => ({
         ...card,
         subCalls: [...card.subCalls, { id: event.id, tool: event.tool, args: event.args, start: ts }],
       }));
-    case 'tool/ptc-dispatch':
-      return update(`tool-${event.parentId}`, (card) => {
+    case 'tool/ptc-dispatch': {
+      const listed = event.tool === 'todo' && !event.isError ? todosIn(event.args) : undefined;
+      const settled = update(`tool-${event.parentId}`, (card) => {
         const known = card.subCalls.some((s) => s.id === event.id);
         // A settle without its start (a log from before start events existed) still gets a row.
         const subCalls = known ? card.subCalls : [...card.subCalls, { id: event.id, tool: event.tool, args: event.args, start: ts }];
@@ -104,14 +118,21 @@ export function applyEvent(view, event) {
           subCalls: subCalls.map((s) => (s.id === event.id ? { ...s, end: ts, content: event.content, isError: event.isError } : s)),
         };
       });
+      return listed !== undefined ? { ...settled, todos: listed } : settled;
+    }
     case 'tool/result':
-      return update(`tool-${event.id}`, (card) => ({
-        ...card,
-        end: ts,
-        status: event.isError ? 'error' : 'ok',
-        content: event.content,
-        ...(event.error ? { error: event.error } : {}),
-      }));
+      // A plan_propose that failed (bad arguments) shows its error on the card; a reviewed one has its plan/review.
+      if (view.items.some((item) => item.key === `plan-${event.id}`)) return event.isError ? update(`plan-${event.id}`, (card) => ({ ...card, error: event.content })) : next;
+      return {
+        ...update(`tool-${event.id}`, (card) => ({
+          ...card,
+          end: ts,
+          status: event.isError ? 'error' : 'ok',
+          content: event.content,
+          ...(event.error ? { error: event.error } : {}),
+        })),
+        ...(!event.isError && view.todoArgs[event.id] !== undefined ? { todos: view.todoArgs[event.id] } : {}),
+      };
     case 'tool/approval':
       if (event.stage === 'request') {
         return add({ kind: 'approval', key: `approval-${event.id}`, id: event.id, tool: event.tool, args: event.args, ...(event.parentId ? { parentId: event.parentId } : {}), ...(event.alwaysAllow ? { alwaysAllow: event.alwaysAllow } : {}) });
@@ -121,6 +142,12 @@ export function applyEvent(view, event) {
         return add({ kind: 'approval', key: `approval-${event.id}`, id: event.id, tool: event.tool, args: null, ...(event.parentId ? { parentId: event.parentId } : {}), decision: event.decision, by: event.by, ...(event.reason ? { reason: event.reason } : {}) });
       }
       return update(`approval-${event.id}`, (card) => ({ ...card, decision: event.decision, by: event.by, ...(event.reason ? { reason: event.reason } : {}) }));
+    case 'plan/mode':
+      return { ...next, planMode: event.active };
+    case 'plan/review': {
+      const reviewed = update(`plan-${event.id}`, (card) => ({ ...card, decision: event.decision, ...(event.comment ? { comment: event.comment } : {}) }));
+      return event.decision === 'approved' && Array.isArray(event.steps) ? { ...reviewed, todos: event.steps.map((content) => ({ content, status: 'pending' })) } : reviewed;
+    }
     case 'llm/error':
       return add({ kind: 'notice', key: `notice-${n}`, tone: 'error', text: `Model request failed at step ${event.step}: ${event.message}` });
     case 'context/deferred':
@@ -130,6 +157,13 @@ export function applyEvent(view, event) {
     default:
       return next;
   }
+}
+
+/** The items of a todo call's arguments, or undefined when they are not a list. */
+function todosIn(args) {
+  const list = args !== null && typeof args === 'object' ? args.todos : undefined;
+  if (!Array.isArray(list)) return undefined;
+  return list.filter((t) => t && typeof t.content === 'string').map((t) => ({ content: t.content, status: t.status }));
 }
 
 /** `context 41% of 32k` (docs/compaction.md); tokens only when the window is not known. */

@@ -109,3 +109,44 @@ describe('the context meter (docs/compaction.md)', () => {
     expect(meterText({ tokens: 1_500, reported: false })).toBe('context 1.5k tokens');
   });
 });
+
+describe('plan mode in the view (docs/plan-mode.md)', () => {
+  const ts = '2026-12-02T00:00:00.000Z';
+  it('follows the mode, shows a proposed plan as its own card, and makes an approved plan the todo list', () => {
+    const planning = viewOf([
+      { type: 'session/start', ts, sessionId: 's', preset: 'standard', cwd: '/w', model: 'm', mode: 'native' },
+      { type: 'plan/mode', ts, active: true, by: 'user' },
+      { type: 'tool/call', ts, id: 'pp1', name: 'plan_propose', args: { markdown: '# Plan', steps: ['Read', 'Write'] } },
+    ]);
+    expect(planning.planMode).toBe(true);
+    expect(planning.items.at(-1)).toMatchObject({ kind: 'plan', id: 'pp1', markdown: '# Plan', steps: ['Read', 'Write'] });
+    expect(planning.items.at(-1)).not.toHaveProperty('decision');
+    const approved = [
+      { type: 'plan/review', ts, id: 'pp1', decision: 'approved', steps: ['Read', 'Write'] },
+      { type: 'plan/mode', ts, active: false, by: 'approval' },
+      { type: 'tool/result', ts, id: 'pp1', name: 'plan_propose', content: 'approved', isError: false },
+    ].reduce((v: typeof planning, e: unknown) => applyEvent(v, e), planning);
+    expect(approved.planMode).toBe(false);
+    expect(approved.items.find((i: { key: string }) => i.key === 'plan-pp1')).toMatchObject({ decision: 'approved' });
+    expect(approved.todos).toEqual([
+      { content: 'Read', status: 'pending' },
+      { content: 'Write', status: 'pending' },
+    ]);
+    const progressed = [
+      { type: 'tool/call', ts, id: 't1', name: 'todo', args: { todos: [{ content: 'Read', status: 'completed' }, { content: 'Write', status: 'in_progress' }] } },
+      { type: 'tool/result', ts, id: 't1', name: 'todo', content: 'ok', isError: false },
+    ].reduce((v: typeof planning, e: unknown) => applyEvent(v, e), approved);
+    expect(progressed.todos.map((t: { status: string }) => t.status)).toEqual(['completed', 'in_progress']);
+  });
+
+  it('a sent-back plan keeps its comment; a rejected todo list does not replace the panel', () => {
+    const view = viewOf([
+      { type: 'tool/call', ts, id: 'pp1', name: 'plan_propose', args: { markdown: 'x', steps: ['a'] } },
+      { type: 'plan/review', ts, id: 'pp1', decision: 'sent-back', comment: 'smaller' },
+      { type: 'tool/call', ts, id: 't1', name: 'todo', args: { todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] } },
+      { type: 'tool/result', ts, id: 't1', name: 'todo', content: 'two in progress', isError: true },
+    ]);
+    expect(view.items.find((i: { key: string }) => i.key === 'plan-pp1')).toMatchObject({ decision: 'sent-back', comment: 'smaller' });
+    expect(view.todos).toEqual([]);
+  });
+});
