@@ -4,23 +4,17 @@
 // and the model goes on with the work. Sent back: the comment is the result and plan mode stays.
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
-import { MAX_PLAN_COMMENT_CHARS, MAX_PLAN_MARKDOWN_CHARS, MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS } from '../limits.js';
+import { MAX_PLAN_COMMENT_CHARS } from '../limits.js';
 import { renderTodos, type TodoItem } from '../builtin-tools/todo.js';
+import { contractSchemas, type ArgsOf, type ValueOf } from '../builtin-tools/builtin-contract.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import type { PlanReviewEvent } from './plan-mode.js';
 
 export const PLAN_PROPOSE_TOOL_NAME = 'plan_propose';
 
-export type PlanProposeArgs = { markdown: string; steps: string[] };
-export type PlanProposeOutput = {
-  decision: 'approved' | 'sent-back' | 'unreviewed';
-  message: string;
-  /** Approved: the todo list the steps became. */
-  todos?: TodoItem[];
-  /** Sent back: the person's comment. */
-  comment?: string;
-};
+type Contract = typeof import('../builtin-tools/contracts/plan-propose.js');
+export type PlanProposeArgs = ArgsOf<Contract>;
+export type PlanProposeOutput = ValueOf<Contract>;
 
 export const PLAN_PROPOSE_DESCRIPTION =
   'End plan mode with a plan for the user to review: `markdown` explains it (what you found, what you ' +
@@ -28,46 +22,11 @@ export const PLAN_PROPOSE_DESCRIPTION =
   'approves it (plan mode ends, the steps become your todo list and you start the work at once) or sends ' +
   'it back with a comment (plan mode stays: revise and propose again).';
 
-export const PLAN_PROPOSE_INPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    markdown: { type: 'string', minLength: 1, maxLength: MAX_PLAN_MARKDOWN_CHARS, description: 'The plan, as markdown.' },
-    steps: {
-      type: 'array',
-      items: { type: 'string', minLength: 1, maxLength: MAX_TODO_CONTENT_CHARS },
-      maxItems: MAX_TODO_ITEMS,
-      description: 'The steps of the work, in order (at least one); they become the todo list when approved.',
-    },
-  },
-  required: ['markdown', 'steps'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-const TODO_ITEM_SCHEMA = {
-  type: 'object',
-  properties: { content: { type: 'string' }, status: { type: 'string', enum: ['pending', 'in_progress', 'completed'] } },
-  required: ['content', 'status'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
-export const PLAN_PROPOSE_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: {
-    decision: { type: 'string', enum: ['approved', 'sent-back', 'unreviewed'] },
-    message: { type: 'string' },
-    todos: { type: 'array', items: TODO_ITEM_SCHEMA },
-    comment: { type: 'string' },
-  },
-  required: ['decision', 'message'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
-
 export function createPlanProposeTool(): ToolDefinition<PlanProposeArgs, PlanProposeOutput> {
   return defineTool<PlanProposeArgs, PlanProposeOutput>({
     name: PLAN_PROPOSE_TOOL_NAME,
     description: PLAN_PROPOSE_DESCRIPTION,
-    inputSchema: PLAN_PROPOSE_INPUT_SCHEMA,
-    outputSchema: PLAN_PROPOSE_OUTPUT_SCHEMA,
+    ...contractSchemas('plan-propose', () => import('../builtin-tools/contracts/plan-propose.js')),
     examples: [{ markdown: '## Plan\nRename `parse` to `parseLine` and update its two callers.', steps: ['Rename parse in src/parse.ts', 'Update the callers', 'Run the tests'] }],
     async execute(args, exec) {
       const steps = args.steps.map((s) => s.trim());

@@ -8,6 +8,7 @@ import * as glob from './glob.js';
 import * as goalDone from './goal-done.js';
 import * as grep from './grep.js';
 import * as persistentBash from './persistent-bash.js';
+import * as planPropose from './plan-propose.js';
 import * as read from './read.js';
 import * as runCode from './run-code.js';
 import * as skill from './skill.js';
@@ -26,6 +27,7 @@ export const CONTRACTS = {
   'goal-done': goalDone,
   grep,
   'persistent-bash': persistentBash,
+  'plan-propose': planPropose,
   read,
   'run-code': runCode,
   skill,

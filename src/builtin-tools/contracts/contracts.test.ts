@@ -18,6 +18,7 @@ import { createBashTool } from '../bash.js';
 import { BUILTIN_TOOL_CATALOG } from '../catalog.js';
 import { createGoalDoneTool } from '../goal-done.js';
 import { createPersistentBashTool } from '../persistent-bash.js';
+import { createPlanProposeTool } from '../../plan-mode/plan-propose-tool.js';
 import { CONTRACTS } from './all.js';
 
 const policy = { cwd: '/nonexistent-workspace', read: [], write: [], network: false, processes: true };
@@ -47,6 +48,7 @@ const BUILTINS: Record<ContractName, { make: () => AnyToolDefinition; valid: Rec
   'goal-done': { make: () => createGoalDoneTool(undefined, () => {}), valid: { evidence: 'the tests pass' } },
   grep: { make: catalog('grep'), valid: { pattern: 'x' } },
   'persistent-bash': { make: catalog('bash-session'), valid: { command: 'true' } },
+  'plan-propose': { make: createPlanProposeTool, valid: { markdown: '## Plan', steps: [] } },
   read: { make: catalog('read'), valid: { path: 'a.txt' } },
   skill: { make: () => createSkillTool([]), valid: { name: 'writing-ptc-programs' } },
   'run-code': { make: runCode(), valid: { code: 'return 1', description: 'one' } },

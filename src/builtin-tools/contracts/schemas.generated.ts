@@ -4,7 +4,7 @@
 
 import type { JsonSchema } from '../../json.js';
 
-export type BuiltinContractName = "bash" | "edit" | "glob" | "goal-done" | "grep" | "persistent-bash" | "read" | "run-code" | "skill" | "str-replace-editor" | "task" | "todo" | "web-fetch" | "web-search" | "write";
+export type BuiltinContractName = "bash" | "edit" | "glob" | "goal-done" | "grep" | "persistent-bash" | "plan-propose" | "read" | "run-code" | "skill" | "str-replace-editor" | "task" | "todo" | "web-fetch" | "web-search" | "write";
 
 export const BUILTIN_SCHEMAS: Readonly<Record<BuiltinContractName, { readonly input: JsonSchema; readonly output: JsonSchema }>> = {
   "bash": {
@@ -565,6 +565,88 @@ export const BUILTIN_SCHEMAS: Readonly<Record<BuiltinContractName, { readonly in
         "shell",
         "shellEnded",
         "sandbox"
+      ],
+      "additionalProperties": false
+    }
+  },
+  "plan-propose": {
+    "input": {
+      "type": "object",
+      "properties": {
+        "markdown": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 20000,
+          "description": "The plan, as markdown."
+        },
+        "steps": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000
+          },
+          "maxItems": 100,
+          "description": "The steps of the work, in order (at least one); they become the todo list when approved."
+        }
+      },
+      "required": [
+        "markdown",
+        "steps"
+      ],
+      "additionalProperties": false
+    },
+    "output": {
+      "type": "object",
+      "properties": {
+        "decision": {
+          "type": "string",
+          "enum": [
+            "approved",
+            "sent-back",
+            "unreviewed"
+          ]
+        },
+        "message": {
+          "type": "string"
+        },
+        "todos": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "content": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000,
+                "description": "What to do, as a short imperative sentence."
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "in_progress",
+                  "completed"
+                ],
+                "description": "pending, in_progress (at most one item) or completed."
+              }
+            },
+            "required": [
+              "content",
+              "status"
+            ],
+            "additionalProperties": false
+          },
+          "description": "Approved: the todo list the steps became."
+        },
+        "comment": {
+          "type": "string",
+          "description": "Sent back: the person's comment."
+        }
+      },
+      "required": [
+        "decision",
+        "message"
       ],
       "additionalProperties": false
     }
