@@ -4,7 +4,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import type { MemoryGroup } from './memory-limit.js';
-import type { SpawnedProcess } from './spawner.js';
+import type { SpawnedProcess } from './spawned-process.js';
 
 export interface SpawnConfinedOptions {
   /** The caller's stdio entries (fd 0, 1, 2 and its own extra fds); the plan's fds follow them. */

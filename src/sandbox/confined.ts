@@ -12,7 +12,7 @@ import { FreezeGroup, thawLater, thawNow } from './freezer.js';
 import { MemoryGroup } from './memory-limit.js';
 import { NamespaceProc } from './namespace-proc.js';
 import { isAlive, isDead, namespacePid, processChain, recordDescendants, startTime, treeResidentBytes } from './proc-tree.js';
-import type { SpawnedProcess } from './spawner.js';
+import type { SpawnedProcess } from './spawned-process.js';
 import { TaskGroup } from './task-limit.js';
 import type { LaunchPlan } from './types.js';
 

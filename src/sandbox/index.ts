@@ -36,7 +36,8 @@ export { SANDBOX_ETC_ENTRIES } from './bwrap.js';
 
 // What this host supports, and switches for tests and the bench.
 export { overrideSandboxProbe, probeSandbox, type SandboxProbe } from './probe.js';
-export { setSpawnerEnabled, signalName, type SpawnedProcess } from './spawner.js';
+export { setSpawnerEnabled } from './spawner.js';
+export { signalName, type SpawnedProcess } from './spawned-process.js';
 export { taskLimitSupport, type TaskLimitSupport } from './task-limit.js';
 export { freezerSupport, holdThaws, setFreezeEnabled } from './freezer.js';
 export { memoryLimitSupport, type MemoryGroup, type MemoryMechanism } from './memory-limit.js';

@@ -8,7 +8,7 @@ import type { ConfinedProcess, SpawnConfinedOptions } from './confined-process.j
 import { planLaunch, selectBackend } from './plan-launch.js';
 import { clearCachedProbe } from './probe-cache.js';
 import { launchConfined, spawnConfined } from './spawn-confined.js';
-import type { SpawnedProcess } from './spawner.js';
+import type { SpawnedProcess } from './spawned-process.js';
 import type { LaunchPlan, LaunchRequest, SandboxBackendName, SandboxEnforcement, SandboxMode, SandboxPolicy } from './types.js';
 
 /** What to run. */

@@ -8,7 +8,8 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { Confined } from './confined.js';
 import type { ConfinedProcess, SpawnConfinedOptions } from './confined-process.js';
 import { coverInheritedFds } from './inherited-fds.js';
-import { spawnThroughHelper, type SpawnedProcess } from './spawner.js';
+import type { SpawnedProcess } from './spawned-process.js';
+import { spawnThroughHelper } from './spawner.js';
 import { sweepStaleRunState } from './stale.js';
 import type { LaunchPlan } from './types.js';
 

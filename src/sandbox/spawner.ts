@@ -14,14 +14,15 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { coverInheritedFds, inheritedFdCovering } from './inherited-fds.js';
+import { decodeWaitStatus, SpawnedProcess } from './spawned-process.js';
 import { SPAWNER_SOURCE } from './spawner-source.js';
 import { makePrivateDir, privateRoot } from './private-dir.js';
+
+export { decodeWaitStatus, signalName, SpawnedProcess } from './spawned-process.js';
 
 /** How long a launch waits for its pid and its two sockets before it is given up (and falls back). */
 const SPAWN_REPLY_TIMEOUT_MS = 5_000;
@@ -37,49 +38,6 @@ export interface SpawnerRequest {
   readonly stdin: string;
   /** A read-only fd at `fd` holding `bytes` (bwrap's seccomp filter), when the plan passes one. */
   readonly passFd?: { readonly fd: number; readonly bytes: Uint8Array };
-}
-
-/**
- * A process the spawner started, shaped like the parts of a ChildProcess the runtime uses: `stdio` is
- * `[null, null, stderr, channel]`, and `exit` carries the code or the signal as Node reports them.
- */
-export class SpawnedProcess extends EventEmitter {
-  readonly pid: number;
-  readonly stdio: readonly [null, null, Socket, Socket];
-  /** Take and give back one of the spawner's references to the host's event loop. */
-  readonly #hold: () => void;
-  readonly #release: () => void;
-  #ref = true;
-  #exited = false;
-
-  constructor(pid: number, stderr: Socket, channel: Socket, hold: () => void, release: () => void) {
-    super();
-    this.pid = pid;
-    this.stdio = [null, null, stderr, channel];
-    this.#hold = hold;
-    this.#release = release;
-  }
-
-  /** Keeps the host alive until the exit is known (as ChildProcess.ref() does). */
-  ref(): void {
-    if (this.#ref || this.#exited) return;
-    this.#ref = true;
-    this.#hold();
-  }
-
-  unref(): void {
-    if (!this.#ref || this.#exited) return;
-    this.#ref = false;
-    this.#release();
-  }
-
-  /** Called by the spawner with the decoded wait status (or SIGKILL when the helper itself died). */
-  exited(code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.#exited) return;
-    if (this.#ref) this.#release();
-    this.#exited = true;
-    this.emit('exit', code, signal);
-  }
 }
 
 interface PendingLaunch {
@@ -332,18 +290,6 @@ function killGroup(pid: number): void {
       // Gone already.
     }
   }
-}
-
-/** Node's view of a raw wait status: the exit code, or the signal that ended the process. */
-export function decodeWaitStatus(status: number): [code: number | null, signal: NodeJS.Signals | null] {
-  const signal = status & 0x7f;
-  if (signal === 0) return [(status >> 8) & 0xff, null];
-  return [null, signalName(signal) ?? null];
-}
-
-/** The name Node uses for signal number `number` (9 -> SIGKILL), or undefined for an unknown one. */
-export function signalName(number: number): NodeJS.Signals | undefined {
-  return (Object.keys(osConstants.signals) as NodeJS.Signals[]).find((key) => osConstants.signals[key] === number);
 }
 
 let spawner: Spawner | undefined;
