@@ -22,6 +22,7 @@ export const SHIPPED_PLUGINS: Readonly<Record<string, (config: unknown) => Plugi
   'creator-tools': async () => (await import('./creator-tools-plugin.js')).creatorToolsPlugin as Plugin<unknown>,
   mcp: async () => (await import('../mcp/client/plugin.js')).mcpPlugin as Plugin<unknown>,
   skills: async () => (await import('../skills/skills-plugin.js')).skillsPlugin as Plugin<unknown>,
+  workflows: async () => (await import('../workflows/workflows-plugin.js')).workflowsPlugin as Plugin<unknown>,
   'python-runtime': async () => (await import('./python-runtime-plugin.js')).pythonRuntimePlugin as Plugin<unknown>,
 });
 
