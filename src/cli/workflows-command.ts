@@ -1,7 +1,8 @@
 // `ptc workflows list|show NAME|run NAME --input JSON` (docs/workflows.md, "Commands"): the workflows a
 // preset's `workflows` row registers (default preset `standard`), the files it left out and why
 // (file:line), one workflow's header and program, and one run of it through the real pipeline,
-// printing its return value. The work is imported when a command runs.
+// printing its return value. Warnings and the untrusted-workspace note come from the row itself, on
+// stderr. The work is imported when a command runs.
 
 import { Command } from 'commander';
 import type { CommandOutput } from './commands.js';
@@ -50,30 +51,15 @@ async function openHarness(options: WorkflowsCommandOptions) {
   return { harness, service };
 }
 
-async function notes(cwd: string | undefined, workspaceRead: boolean): Promise<string[]> {
-  const [fs, path, { checkWorkspace }, { trustCommand }, { WORKSPACE_WORKFLOWS_DIR }] = await Promise.all([
-    import('node:fs'),
-    import('node:path'),
-    import('./commands.js'),
-    import('../trust/workspace-trust.js'),
-    import('../workflows/workflow-dirs.js'),
-  ]);
-  const workspace = checkWorkspace(cwd);
-  if (workspaceRead || !fs.existsSync(path.join(workspace, WORKSPACE_WORKFLOWS_DIR))) return [];
-  return [`ptc: note: the workflows of workspace ${workspace} are not loaded: it is not trusted (or changed since). Review and trust it with \`${trustCommand(workspace)}\`.`];
-}
-
 export async function runWorkflowsList(options: WorkflowsCommandOptions, json: boolean): Promise<CommandOutput> {
   const { harness, service } = await openHarness(options);
   try {
     const report = service.report();
-    const extra = await notes(options.cwd, service.workspaceRead);
-    const stderr = extra.length > 0 ? { stderr: `${extra.join('\n')}\n` } : {};
     const rows = [
       ...report.workflows.map((w) => ({ name: w.name, tool: `workflow_${w.name}`, language: w.language, layer: w.layer, file: w.file, status: 'registered', overrides: w.overrides })),
       ...report.broken.map((b) => ({ name: nameOf(b.file), language: languageOf(b.file), layer: b.layer, file: b.file, status: 'broken', error: `${b.problem.file}:${b.problem.line}: ${b.problem.message}` })),
     ];
-    if (json) return { stdout: `${JSON.stringify({ workflows: rows, searched: report.layers }, null, 2)}\n`, ...stderr, exitCode: 0 };
+    if (json) return { stdout: `${JSON.stringify({ workflows: rows, searched: report.layers, workspaceRead: service.workspaceRead }, null, 2)}\n`, exitCode: 0 };
     const lines: string[] = [];
     for (const w of report.workflows) {
       lines.push(`${w.name}  ${w.language}  (${w.layer})  ${w.file}  registered as workflow_${w.name}`);
@@ -82,7 +68,7 @@ export async function runWorkflowsList(options: WorkflowsCommandOptions, json: b
     for (const b of report.broken) lines.push(`${nameOf(b.file)}  ${languageOf(b.file)}  (${b.layer})  ${b.file}  NOT registered`, `    CONFIG ${b.problem.file}:${b.problem.line}: ${b.problem.message}`);
     if (lines.length === 0) lines.push('No workflows found.');
     lines.push('', 'Searched, lowest first (a later folder overrides an earlier one by name):', ...report.layers.map((l) => `  ${l.layer.padEnd(9)} ${l.dir}`));
-    return { stdout: `${lines.join('\n')}\n`, ...stderr, exitCode: 0 };
+    return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
   } finally {
     await harness.dispose();
   }

@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkWorkflowCode, referenceProblem, withInput } from './workflow-check.js';
@@ -74,6 +75,15 @@ describe('checkWorkflowCode', () => {
     const check = await checkWorkflowCode(TS, 'typescript');
     expect(check).toEqual({ ok: true, refs: [{ name: 'grep', line: 10 }] });
     expect(withInput(TS, 'typescript', '{"dir":"src"}').split('\n').length).toBe(TS.split('\n').length);
+  });
+
+  it('the input is bound as data: quotes, newlines and code in it stay a value', () => {
+    const evil = { q: '"); globalThis.hacked = 1; ("\n\u2028`${x}`\\', n: [1, null] };
+    const program = withInput(TS, 'typescript', JSON.stringify(evil));
+    const first = program.split('\n')[0]!;
+    const sandbox: Record<string, unknown> = {};
+    expect(vm.runInNewContext(`${first}\n;input`, sandbox)).toEqual(evil);
+    expect(sandbox['hacked']).toBeUndefined();
   });
 
   it('TypeScript: a syntax error is reported at its line in the file', async () => {

@@ -12,6 +12,11 @@ import type { PtcLanguage } from '../ptc-runtime/types.js';
 /** The tool a workflow becomes: `workflow_<name>`. */
 export const WORKFLOW_TOOL_PREFIX = 'workflow_';
 
+/** The tool name of a workflow. */
+export function workflowToolName(name: string): string {
+  return `${WORKFLOW_TOOL_PREFIX}${name}`;
+}
+
 export const WORKFLOW_EXTENSIONS: Readonly<Record<string, PtcLanguage>> = { '.ts': 'typescript', '.py': 'python' };
 
 /** The comment marker of each language: header lines start with it. */

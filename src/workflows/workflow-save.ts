@@ -20,10 +20,8 @@ import { replaceFile } from '../replace-file.js';
 import { trustCommand } from '../trust/workspace-trust.js';
 import { compileSchema } from '../tools/schema-validator.js';
 import { defineTool } from '../tools/types.js';
-import { checkWorkflowCode, referenceProblem } from './workflow-check.js';
 import { userWorkflowsDir, WORKSPACE_WORKFLOWS_DIR } from './workflow-dirs.js';
-import { inputSchemaProblem, parseWorkflowFile, renderWorkflowFile, workflowNameProblem } from './workflow-file.js';
-import { workflowToolName } from './workflow-tool.js';
+import { inputSchemaProblem, parseWorkflowFile, renderWorkflowFile, workflowNameProblem, workflowToolName } from './workflow-file.js';
 
 export const WORKFLOW_SAVE_TOOL_NAME = 'workflow_save';
 
@@ -96,6 +94,8 @@ export function createWorkflowSaveTool(settings: HarnessSettings) {
       // What a later load does, so a saved workflow always loads.
       const parsed = parseWorkflowFile(`${args.name}${EXTENSION[language]}`, text, language);
       if ('problem' in parsed) throw new InvalidArgsError(`workflow_save: the header does not parse (${parsed.problem.message}); simplify the description or the schema.`);
+      // The checker (acorn, the eraser, python3) loads only when a save is checked.
+      const { checkWorkflowCode, referenceProblem } = await import('./workflow-check.js');
       const check = await checkWorkflowCode(text, language);
       const codeLine = (line: number) => `code line ${Math.max(1, line - headerLines)}`;
       if (!check.ok) {

@@ -14,7 +14,7 @@ import { createSdkBinding } from '../ptc/sdk-binding.js';
 import { withUnknownMemberHint } from '../ptc/unknown-member-hint.js';
 import { defineTool, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
 import { withInput } from './workflow-check.js';
-import { WORKFLOW_TOOL_PREFIX, type WorkflowFile } from './workflow-file.js';
+import { WORKFLOW_TOOL_PREFIX, workflowToolName, type WorkflowFile } from './workflow-file.js';
 
 /** A runtime per language, made when a workflow of that language first runs. */
 export type RuntimeFor = (language: PtcLanguage) => Promise<PtcRuntime>;
@@ -26,10 +26,6 @@ export interface WorkflowToolOptions {
   /** The harness's widening of the sandbox policy (the same as run_code's). */
   readonly policy?: PolicyWidening;
   readonly maxParallelSubCalls?: number;
-}
-
-export function workflowToolName(name: string): string {
-  return `${WORKFLOW_TOOL_PREFIX}${name}`;
 }
 
 export function createWorkflowTool(workflow: WorkflowFile, options: WorkflowToolOptions): ToolDefinition<Record<string, JsonValue>, JsonValue> {
@@ -70,7 +66,9 @@ export function createWorkflowTool(workflow: WorkflowFile, options: WorkflowTool
       }
       if (result.error) {
         const error = withUnknownMemberHint(result.error, visible.map((t) => t.name), ['describe', 'search']);
-        throw new ProgramFailedError({ code: error.code, message: `${where} failed (its lines are the file's): ${error.message}` }, result.logs);
+        // The program's positions are the file's own lines (the header is comments): name the file.
+        const message = error.message.replace(/\bprogram\.(?:ts|py):(?=\d)/g, `${workflow.file}:`);
+        throw new ProgramFailedError({ code: error.code, message: `${where} failed: ${message}` }, result.logs);
       }
       return result.value ?? null;
     },

@@ -12,11 +12,12 @@ import '../presets/harness-settings.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import { processRuntimeOptions } from '../presets/process-runtime-row.js';
 import type { PtcLanguage, PtcRuntime } from '../ptc-runtime/types.js';
-import { WORKSPACE_WORKFLOWS_DIR } from './workflow-dirs.js';
+import { vetSchemas } from '../tools/vetted-schemas.js';
+import { userWorkflowsDir, workflowLayers, WORKSPACE_WORKFLOWS_DIR } from './workflow-dirs.js';
 import { formatProblem } from './workflow-file.js';
 import { createWorkflowSaveTool } from './workflow-save.js';
-import { checkReferences, loadWorkflowSet, type WorkflowSet } from './workflow-set.js';
-import { createWorkflowTool, type RuntimeFor } from './workflow-tool.js';
+import type { WorkflowSet } from './workflow-set.js';
+import type { RuntimeFor } from './workflow-tool.js';
 
 const workflowsRowConfig = z
   .strictObject({
@@ -51,6 +52,20 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
     // Trust is asked only when there is a workspace folder to decide about (the check hashes files).
     const hasFolder = fs.existsSync(path.join(settings.cwd, WORKSPACE_WORKFLOWS_DIR));
     const trusted = hasFolder && (settings.trustWorkspace === true || settings.workspaceTrusted?.() === true);
+    if (hasFolder && !trusted) {
+      const { trustCommand } = await import('../trust/workspace-trust.js');
+      process.stderr.write(
+        `ptc: note: the workflows of workspace ${settings.cwd} (${WORKSPACE_WORKFLOWS_DIR}) are not loaded: it is not trusted (or changed since). Review and trust it with \`${trustCommand(settings.cwd)}\`.\n`,
+      );
+    }
+    if (config.save !== false) ctx.tools.register(vetSchemas(createWorkflowSaveTool(settings)));
+    // With no workflow folder (the common case) nothing else loads: no checker, no runtime.
+    if (!hasFolder && !fs.existsSync(userWorkflowsDir(env))) {
+      const empty: WorkflowSet = { workflows: [], broken: [], layers: workflowLayers({ workspace: settings.cwd, env, trusted }) };
+      ctx.provide('workflows', { report: () => empty, workspaceRead: trusted });
+      return;
+    }
+    const [{ checkReferences, loadWorkflowSet }, { createWorkflowTool }] = await Promise.all([import('./workflow-set.js'), import('./workflow-tool.js')]);
     const found = await loadWorkflowSet({ workspace: settings.cwd, env, trusted });
     let report: WorkflowSet = found;
 
@@ -73,7 +88,6 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
       ...(transport.policy ? { policy: transport.policy } : {}),
       ...(settings.maxParallelSubCalls !== undefined ? { maxParallelSubCalls: settings.maxParallelSubCalls } : {}),
     };
-    if (config.save !== false) ctx.tools.register(createWorkflowSaveTool(settings));
     ctx.provide('workflows', { report: () => report, workspaceRead: trusted });
     ctx.on('harness/assembled', () => {
       report = checkReferences(found, ctx.tools.schemas(ctx).map((t) => t.name));

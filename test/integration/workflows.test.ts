@@ -226,6 +226,15 @@ describe('loaded workflows', () => {
     expect(ok.value).toEqual(['a.txt']);
   });
 
+  it('a program that throws is EXCEPTION naming the file and its own line, with the logs before it', async () => {
+    const file = writeWorkflow(userDir(), 'boom.ts', writeText('boom', 'Throws.', "console.log('before');\nthrow new Error('boom here');"));
+    harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto', env });
+    const failed = await harness.tools.execute('workflow_boom', {});
+    expect(failed.error?.code).toBe('EXCEPTION');
+    expect(failed.content).toContain(`boom here (${file}:10:`);
+    expect(failed.content).toMatch(/Logs before the failure:\nbefore/);
+  });
+
   it('a broken workflow is reported with file:line and not registered; the others are', async () => {
     writeWorkflow(userDir(), 'good.ts', GOOD);
     const syntax = writeWorkflow(userDir(), 'syntax.ts', writeText('syntax', 'Broken.', 'const x = 1;\nreturn x +;'));
@@ -276,8 +285,8 @@ describe('loaded workflows', () => {
       '# description: The text files, from Python.',
       '# input: { type: object, properties: { pattern: { type: string } }, required: [pattern] }',
       '# ---',
-      'found = await tools.glob({"pattern": input["pattern"]})',
-      'return {"n": len(found["files"]), "first": found["files"][0]}',
+      'found = await tools.glob({"pattern": "*.txt"})',
+      'return {"n": len(found["files"]), "first": found["files"][0], "echo": input["pattern"]}',
       '',
     ].join('\n');
     writeWorkflow(userDir(), 'py_files.py', py);
@@ -287,9 +296,11 @@ describe('loaded workflows', () => {
       console.warn(`Skipping the Python workflow run: ${report.broken[0]!.problem.message}`);
       return;
     }
-    const result = await harness.tools.execute('workflow_py_files', { pattern: '*.txt' }, { id: 'py1' });
+    // Quotes, a newline and Python code in the input stay a value.
+    const pattern = '"); import os; os._exit(3) #\n\\u00e9 \u00e9 \u2028';
+    const result = await harness.tools.execute('workflow_py_files', { pattern }, { id: 'py1' });
     expect(result.isError, result.content).toBe(false);
-    expect(result.value).toEqual({ n: 2, first: 'a.txt' });
+    expect(result.value).toEqual({ n: 2, first: 'a.txt', echo: pattern });
   });
 
   it('ptc workflows show and run on the built CLI', async () => {
