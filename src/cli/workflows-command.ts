@@ -4,6 +4,7 @@
 // printing its return value. Warnings and the untrusted-workspace note come from the row itself, on
 // stderr. The work is imported when a command runs.
 
+import path from 'node:path';
 import { Command } from 'commander';
 import type { CommandOutput } from './commands.js';
 
@@ -138,8 +139,7 @@ export async function runWorkflowsRun(name: string, inputText: string, options: 
 }
 
 function nameOf(file: string): string {
-  const base = file.split('/').pop() ?? file;
-  return base.replace(/\.(ts|py)$/, '');
+  return path.basename(file).replace(/\.(ts|py)$/, '');
 }
 
 function languageOf(file: string): string {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
+import type { HarnessSettings } from '../presets/harness-settings.js';
 import '../presets/harness-settings.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import { processRuntimeOptions } from '../presets/process-runtime-row.js';
@@ -98,7 +99,7 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
 };
 
 /** A runtime of the harness's sandbox mode and deadline, each program in a fresh process (no warm pool). */
-async function makeRuntime(language: PtcLanguage, settings: import('../presets/harness-settings.js').HarnessSettings): Promise<PtcRuntime> {
+async function makeRuntime(language: PtcLanguage, settings: HarnessSettings): Promise<PtcRuntime> {
   const options = { ...processRuntimeOptions(settings, {}), pool: false as const };
   if (language === 'python') {
     const { createPythonRuntime } = await import('../ptc-runtime-python/index.js');

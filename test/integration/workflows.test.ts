@@ -276,6 +276,14 @@ describe('loaded workflows', () => {
     trust();
     harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto', env });
     expect(harness.preset.tools).toContain('workflow_good');
+    await harness.dispose();
+    harness = undefined;
+
+    // A file added later (a program, a git pull) untrusts the folder again: none of it loads.
+    writeWorkflow(path.join(workspace, '.ptc', 'workflows'), 'extra.ts', writeText('extra', 'Added later.', 'return 1;'));
+    expect(checkWorkspaceTrust(workspace, { env }).state).toBe('changed');
+    harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto', env });
+    expect(harness.preset.tools.filter((t) => t.startsWith('workflow_'))).toEqual(['workflow_save']);
   });
 
   it('a Python workflow runs with its input bound and the same tools', async () => {
