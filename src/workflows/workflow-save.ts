@@ -123,7 +123,7 @@ export function createWorkflowSaveTool(settings: HarnessSettings) {
         {
           id: exec.callId,
           tool: WORKFLOW_SAVE_TOOL_NAME,
-          args: { name: args.name, file, language, scope: args.scope, content: text },
+          args: { name: args.name, file, language, scope: args.scope, code: text },
           why,
           ...(exec.parent ? { parent: { id: exec.parent.id, tool: exec.parent.name } } : {}),
         },

@@ -95,7 +95,7 @@ async function programPolicy(
     {
       id: exec.callId,
       tool: toolName,
-      args: { input, file: workflow.file, program: workflow.source },
+      args: { input, file: workflow.file, code: workflow.source },
       why: 'no sandbox here can keep this workflow\'s program from changing the workspace, so it asks before it runs',
       ...(exec.parent ? { parent: { id: exec.parent.id, tool: exec.parent.name } } : {}),
     },

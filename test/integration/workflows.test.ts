@@ -129,7 +129,7 @@ describe('a workflow saved with workflow_save', () => {
     expect(saved.result.reason).toBe('completed');
     const file = path.join(workspace, '.ptc', 'workflows', 'count_text.ts');
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ tool: 'workflow_save', args: { file, content: expect.stringContaining('// name: count_text') } });
+    expect(asked[0]).toMatchObject({ tool: 'workflow_save', args: { file, code: expect.stringContaining('// name: count_text') } });
     expect(asked[0]!.why).toContain('protected path');
     const saveResult = ofType(saved.events, 'tool/result').find((e) => e.id === 's1')!;
     expect(saveResult.isError).toBe(false);
@@ -195,6 +195,8 @@ describe('a workflow saved with workflow_save', () => {
       [{ input: { type: 'object', properties: { pattern: { type: 'strng' } } } }, /not a valid JSON Schema.*Fix the input schema/s],
       [{ code: 'const x = ;\nreturn x;' }, /does not compile: code line 1: invalid syntax.*Fix the code/s],
       [{ code: 'await tools.glob({ pattern: "*" });\nreturn await tools.grpe({ pattern: "x" });' }, /code line 2: the program calls tools\.grpe.*grep/s],
+      [{ language: 'python', code: 'found = await tools.glob({"pattern": "*"})\nreturn found[' }, /does not compile: code line 2: invalid syntax.*Fix the code/s],
+      [{ language: 'python', code: 'return await tools.globb({"pattern": "*"})' }, /code line 1: the program calls tools\.globb.*glob/s],
     ];
     for (const [change, pattern] of cases) {
       const result = await harness.tools.execute('workflow_save', { ...COUNT_TEXT, ...change });
