@@ -244,6 +244,35 @@ class WebFetchOutput(TypedDict):
     truncated: bool
 
 
+class WorkflowSaveArgs(TypedDict):
+    # A lowercase identifier (letters, digits, _), e.g. count_todos; the tool becomes workflow_<name>.
+    name: str
+    # What the workflow does and when to use it: the tool's description.
+    description: str
+    # The JSON Schema of its input: an object schema, e.g. { "type": "object", "properties": { "dir": { "type": "string" } }, "required": ["dir"] }.
+    input: Dict[str, JsonValue]
+    # The program body: reads `input`, calls `await tools.<name>(args)`, returns the result.
+    code: str
+    # The program's language (default typescript).
+    language: NotRequired[Literal["typescript", "python"]]
+    # Where it is saved: the workspace's .ptc/workflows (default) or the user's config folder.
+    scope: NotRequired[Literal["workspace", "user"]]
+    # Replace an existing workflow of the same name in that place.
+    overwrite: NotRequired[bool]
+
+
+class WorkflowSaveOutput(TypedDict):
+    name: str
+    # The tool it becomes in later sessions.
+    tool: str
+    # The written file (absolute).
+    file: str
+    # False when an existing workflow was replaced.
+    created: bool
+    # When it loads.
+    note: str
+
+
 class WriteArgs(TypedDict):
     # File to write, relative to the workspace or absolute.
     path: str
@@ -305,6 +334,10 @@ class Tools:
 
     async def web_fetch(self, args: WebFetchArgs, /) -> WebFetchOutput:
         """Fetch an http or https URL and return its content as text. HTML pages are converted to readable markdown (headings, paragraphs, [links](url), lists, code blocks, tables; scripts and styles dropped) unless `raw` is true; JSON and plain text come back as they are. Redirects are followed. A long page is cut and marked truncated. An answer other than HTTP 2xx is an error. Needs network access (the user passes --allow-net)."""
+        ...
+
+    async def workflow_save(self, args: WorkflowSaveArgs, /) -> WorkflowSaveOutput:
+        """Save a program that worked as a reusable, typed tool for later sessions: `workflow_<name>`, whose input is the JSON Schema you give. `code` is the program body as for run_code (TypeScript, or Python with language "python"), calling `await tools.<name>(args)`, reading its arguments from `input`, and returning the result. The name, schema and code are checked first; then the user is asked, every time. `scope` "workspace" (default) saves to .ptc/workflows (loads once the workspace is trusted again), "user" to the user's config folder (every workspace)."""
         ...
 
     async def write(self, args: WriteArgs, /) -> WriteOutput:
