@@ -52,7 +52,7 @@ describe('shipped presets', () => {
     }
     await expect(`${JSON.stringify(pinned, null, 2)}\n`).toMatchFileSnapshot('../../test/snapshots/presets.shipped.json');
     expect(pinned['ptc']).toMatchObject({ mode: 'ptc', wire: ['run_code'] });
-    expect(pinned['standard']).toMatchObject({ mode: 'native', wire: ['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'web_search', 'workflow_save', 'write'] });
+    expect(pinned['standard']).toMatchObject({ mode: 'native', wire: ['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'web_search', 'write'] });
     expect(pinned['minimal']).toMatchObject({ mode: 'native', wire: ['bash', 'str_replace_editor'] });
     expect(pinned['creator']).toMatchObject({
       mode: 'native',

@@ -26,29 +26,26 @@ import { inputSchemaProblem, parseWorkflowFile, renderWorkflowFile, workflowName
 export const WORKFLOW_SAVE_TOOL_NAME = 'workflow_save';
 
 export const WORKFLOW_SAVE_DESCRIPTION =
-  'Save a program that worked as a reusable, typed tool for later sessions: `workflow_<name>`, whose ' +
-  'input is the JSON Schema you give. `code` is the program body as for run_code (TypeScript, or Python ' +
-  'with language "python"), calling `await tools.<name>(args)`, reading its arguments from `input`, and ' +
-  'returning the result. The name, schema and code are checked first; then the user is asked, every ' +
-  'time. `scope` "workspace" (default) saves to .ptc/workflows (loads once the workspace is trusted ' +
-  'again), "user" to the user\'s config folder (every workspace).';
+  'Save a program that worked as the tool workflow_<name> of later sessions. `code`: a run_code program ' +
+  'body that reads `input` (typed by the `input` JSON Schema) and returns the result. Checked, then the ' +
+  'user is asked. `scope`: workspace (.ptc/workflows, default) or user.';
 
 const saveInput = z.strictObject({
-  name: z.string().describe('A lowercase identifier (letters, digits, _), e.g. count_todos; the tool becomes workflow_<name>.'),
-  description: z.string().describe('What the workflow does and when to use it: the tool\'s description.'),
-  input: z.record(z.string(), z.unknown()).describe('The JSON Schema of its input: an object schema, e.g. { "type": "object", "properties": { "dir": { "type": "string" } }, "required": ["dir"] }.'),
-  code: z.string().min(1).describe('The program body: reads `input`, calls `await tools.<name>(args)`, returns the result.'),
-  language: z.enum(['typescript', 'python']).default('typescript').describe('The program\'s language (default typescript).'),
-  scope: z.enum(['workspace', 'user']).default('workspace').describe('Where it is saved: the workspace\'s .ptc/workflows (default) or the user\'s config folder.'),
-  overwrite: z.boolean().default(false).describe('Replace an existing workflow of the same name in that place.'),
+  name: z.string().describe('Lowercase letters, digits, _ (e.g. count_todos).'),
+  description: z.string().describe('What it does and when to use it.'),
+  input: z.record(z.string(), z.unknown()).describe('JSON Schema of the input, `type: object`.'),
+  code: z.string().min(1).describe('The program body.'),
+  language: z.enum(['typescript', 'python']).default('typescript'),
+  scope: z.enum(['workspace', 'user']).default('workspace'),
+  overwrite: z.boolean().default(false).describe('Replace an existing one.'),
 });
 
 const saveOutput = z.object({
   name: z.string(),
-  tool: z.string().describe('The tool it becomes in later sessions.'),
-  file: z.string().describe('The written file (absolute).'),
-  created: z.boolean().describe('False when an existing workflow was replaced.'),
-  note: z.string().describe('When it loads.'),
+  tool: z.string(),
+  file: z.string(),
+  created: z.boolean(),
+  note: z.string(),
 });
 
 export type WorkflowSaveResult = z.output<typeof saveOutput>;

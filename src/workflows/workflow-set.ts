@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
-import { MAX_WORKFLOW_FILE_BYTES, MAX_WORKFLOWS_PER_DIR } from '../limits.js';
+import { MAX_WORKFLOW_FILE_BYTES, MAX_WORKFLOWS_PER_DIR, WORKFLOW_CHECKS_AT_ONCE } from '../limits.js';
 import { compileSchema } from '../tools/schema-validator.js';
 import { checkWorkflowCode, referenceProblem, type ToolReference } from './workflow-check.js';
 import { workflowLayers, type WorkflowLayer, type WorkflowLayerName } from './workflow-dirs.js';
@@ -50,7 +50,12 @@ export async function loadWorkflowSet(options: WorkflowSetOptions): Promise<Work
     for (const file of files.slice(MAX_WORKFLOWS_PER_DIR)) {
       broken.push({ file, layer: layer.layer, problem: { file, line: 1, message: `more than ${MAX_WORKFLOWS_PER_DIR} workflows in ${layer.dir}; not read: remove some` } });
     }
-    const checked = await Promise.all(files.slice(0, MAX_WORKFLOWS_PER_DIR).map((file) => readWorkflow(file)));
+    const checked: ReadResult[] = [];
+    // A few at a time: each Python file is one python3 process.
+    const read = files.slice(0, MAX_WORKFLOWS_PER_DIR);
+    for (let at = 0; at < read.length; at += WORKFLOW_CHECKS_AT_ONCE) {
+      checked.push(...(await Promise.all(read.slice(at, at + WORKFLOW_CHECKS_AT_ONCE).map((file) => readWorkflow(file)))));
+    }
     for (const [i, result] of checked.entries()) {
       const file = files[i]!;
       if ('problem' in result) {

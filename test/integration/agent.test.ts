@@ -77,7 +77,7 @@ describe('native turns (standard preset)', () => {
     ]);
     expect(result).toMatchObject({ reason: 'completed', text: 'Both read.', steps: 2 });
     const first = server!.requests[0]!.json as { tools: { function: { name: string } }[] };
-    expect(first.tools.map((t) => t.function.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'web_search', 'workflow_save', 'write']);
+    expect(first.tools.map((t) => t.function.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'web_search', 'write']);
     const second = server!.requests[1]!.json as { messages: { role: string; tool_call_id?: string; content: unknown }[] };
     const toolMessages = second.messages.filter((m) => m.role === 'tool');
     expect(toolMessages.map((m) => m.tool_call_id)).toEqual(['r1', 'r2']);

@@ -71,7 +71,7 @@ function person(answers: ApprovalAnswer[]) {
   return { asked, approver };
 }
 
-async function session(preset: 'standard' | 'ptc', script: ScriptedReply[], approver?: ReturnType<typeof person>['approver']) {
+async function session(preset: 'standard' | 'ptc' | 'creator', script: ScriptedReply[], approver?: ReturnType<typeof person>['approver']) {
   server = await startScriptedOpenAIServer(script);
   harness = await createHarness({ cwd: workspace, preset, sandbox: 'auto', env });
   // `never`: the most permissive policy; workflow_save still asks.
@@ -125,14 +125,24 @@ async function mcpRunCode(code: string): Promise<CallToolResult> {
 describe('a workflow saved with workflow_save', () => {
   it('is asked even under --approve never, written, and in later sessions called natively, from a program and over mcp serve, its sub-calls logged under the caller', async () => {
     const { asked, approver } = person([{ decision: 'allow' }]);
-    const saved = await session('standard', [reply.toolCall('workflow_save', COUNT_TEXT, 's1'), reply.text('Saved.')], approver);
+    // A ptc session: the program works (with its input written inline), then the model saves it.
+    const saved = await session(
+      'ptc',
+      [
+        reply.toolCall('run_code', { code: `const input = { pattern: '*.txt' };\n${COUNT_TEXT.code}`, description: 'count' }, 'r1'),
+        reply.toolCall('run_code', { code: `return await tools.workflow_save(${JSON.stringify(COUNT_TEXT)});`, description: 'save it' }, 's1'),
+        reply.text('Saved.'),
+      ],
+      approver,
+    );
     expect(saved.result.reason).toBe('completed');
+    expect(ofType(saved.events, 'tool/result').find((e) => e.id === 'r1')!.content).toContain('"count": 2');
     const file = path.join(workspace, '.ptc', 'workflows', 'count_text.ts');
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ tool: 'workflow_save', args: { file, code: expect.stringContaining('// name: count_text') } });
+    expect(asked[0]).toMatchObject({ id: 's1:ptc:1', tool: 'workflow_save', parent: { id: 's1' }, args: { file, code: expect.stringContaining('// name: count_text') } });
     expect(asked[0]!.why).toContain('protected path');
     const saveResult = ofType(saved.events, 'tool/result').find((e) => e.id === 's1')!;
-    expect(saveResult.isError).toBe(false);
+    expect(saveResult.isError, saveResult.content).toBe(false);
     expect(saveResult.content).toContain('ptc trust');
     expect(fs.readFileSync(file, 'utf8')).toContain('return { files: found.files, count: found.files.length };');
 
@@ -172,21 +182,22 @@ describe('a workflow saved with workflow_save', () => {
 
   it('a denied save writes nothing, and with no one to ask it is refused', async () => {
     const { asked, approver } = person([{ decision: 'deny', reason: 'not now' }]);
-    const denied = await session('standard', [reply.toolCall('workflow_save', COUNT_TEXT, 's1'), reply.text('OK.')], approver);
+    const denied = await session('creator', [reply.toolCall('workflow_save', COUNT_TEXT, 's1'), reply.text('OK.')], approver);
     expect(asked).toHaveLength(1);
     const result = ofType(denied.events, 'tool/result').find((e) => e.id === 's1')!;
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/PERMISSION_DENIED.*denied by the user: not now.*Nothing was written/s);
     expect(fs.existsSync(path.join(workspace, '.ptc'))).toBe(false);
 
-    const unattended = await session('standard', [reply.toolCall('workflow_save', { ...COUNT_TEXT, scope: 'user' }, 's2'), reply.text('OK.')]);
+    const unattended = await session('creator', [reply.toolCall('workflow_save', { ...COUNT_TEXT, scope: 'user' }, 's2'), reply.text('OK.')]);
     const refused = ofType(unattended.events, 'tool/result').find((e) => e.id === 's2')!;
     expect(refused.content).toMatch(/PERMISSION_DENIED.*no one can be asked.*ptc chat/s);
     expect(fs.existsSync(userDir())).toBe(false);
   });
 
   it('bad arguments are INVALID_ARGS naming the cause and the fix, before anyone is asked', async () => {
-    harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto', env });
+    // The creator preset has workflow_save natively (the standard preset loads workflows but does not save them).
+    harness = await createHarness({ cwd: workspace, preset: 'creator', sandbox: 'auto', env });
     const { asked, approver } = person([]);
     installApprovals(harness.ctx, { policy: 'never', approver });
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -244,7 +255,7 @@ describe('loaded workflows', () => {
     const header = writeWorkflow(userDir(), 'header.py', '# ---\n# name: header\n# description: [oops\n# ---\nreturn 1\n');
     harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto', env });
     const names = harness.preset.tools.filter((t) => t.startsWith('workflow_'));
-    expect(names).toEqual(['workflow_good', 'workflow_save']);
+    expect(names).toEqual(['workflow_good']);
     const report = harness.ctx.get('workflows')!.report();
     expect(report.broken.map((b) => [b.file, b.problem.line])).toEqual(
       expect.arrayContaining([
@@ -285,7 +296,7 @@ describe('loaded workflows', () => {
     writeWorkflow(path.join(workspace, '.ptc', 'workflows'), 'extra.ts', writeText('extra', 'Added later.', 'return 1;'));
     expect(checkWorkspaceTrust(workspace, { env }).state).toBe('changed');
     harness = await createHarness({ cwd: workspace, preset: 'standard', sandbox: 'auto', env });
-    expect(harness.preset.tools.filter((t) => t.startsWith('workflow_'))).toEqual(['workflow_save']);
+    expect(harness.preset.tools.filter((t) => t.startsWith('workflow_'))).toEqual([]);
   });
 
   it('a Python workflow runs with its input bound and the same tools', async () => {

@@ -83,19 +83,17 @@ interface ToolArgsMap {
     raw?: boolean;
   };
   "workflow_save": {
-    /** A lowercase identifier (letters, digits, _), e.g. count_todos; the tool becomes workflow_<name>. */
+    /** Lowercase letters, digits, _ (e.g. count_todos). */
     name: string;
-    /** What the workflow does and when to use it: the tool's description. */
+    /** What it does and when to use it. */
     description: string;
-    /** The JSON Schema of its input: an object schema, e.g. { "type": "object", "properties": { "dir": { "type": "string" } }, "required": ["dir"] }. */
+    /** JSON Schema of the input, `type: object`. */
     input: Record<string, unknown>;
-    /** The program body: reads `input`, calls `await tools.<name>(args)`, returns the result. */
+    /** The program body. */
     code: string;
-    /** The program's language (default typescript). */
     language?: "typescript" | "python";
-    /** Where it is saved: the workspace's .ptc/workflows (default) or the user's config folder. */
     scope?: "workspace" | "user";
-    /** Replace an existing workflow of the same name in that place. */
+    /** Replace an existing one. */
     overwrite?: boolean;
   };
   "write": {
@@ -236,13 +234,9 @@ interface ToolOutputMap {
   };
   "workflow_save": {
     name: string;
-    /** The tool it becomes in later sessions. */
     tool: string;
-    /** The written file (absolute). */
     file: string;
-    /** False when an existing workflow was replaced. */
     created: boolean;
-    /** When it loads. */
     note: string;
   };
   "write": {
@@ -282,7 +276,7 @@ declare const tools: {
   "todo"(args: ToolArgsMap["todo"]): Promise<ToolOutputMap["todo"]>;
   /** Fetch an http or https URL and return its content as text. HTML pages are converted to readable markdown (headings, paragraphs, [links](url), lists, code blocks, tables; scripts and styles dropped) unless `raw` is true; JSON and plain text come back as they are. Redirects are followed. A long page is cut and marked truncated. An answer other than HTTP 2xx is an error. Needs network access (the user passes --allow-net). */
   "web_fetch"(args: ToolArgsMap["web_fetch"]): Promise<ToolOutputMap["web_fetch"]>;
-  /** Save a program that worked as a reusable, typed tool for later sessions: `workflow_<name>`, whose input is the JSON Schema you give. `code` is the program body as for run_code (TypeScript, or Python with language "python"), calling `await tools.<name>(args)`, reading its arguments from `input`, and returning the result. The name, schema and code are checked first; then the user is asked, every time. `scope` "workspace" (default) saves to .ptc/workflows (loads once the workspace is trusted again), "user" to the user's config folder (every workspace). */
+  /** Save a program that worked as the tool workflow_<name> of later sessions. `code`: a run_code program body that reads `input` (typed by the `input` JSON Schema) and returns the result. Checked, then the user is asked. `scope`: workspace (.ptc/workflows, default) or user. */
   "workflow_save"(args: ToolArgsMap["workflow_save"]): Promise<ToolOutputMap["workflow_save"]>;
   /** Write a whole file: create it (and any missing parent directories) or replace its contents. The write is atomic and keeps an existing file's permissions. To change part of a file, use edit. */
   "write"(args: ToolArgsMap["write"]): Promise<ToolOutputMap["write"]>;

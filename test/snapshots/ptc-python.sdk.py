@@ -245,31 +245,25 @@ class WebFetchOutput(TypedDict):
 
 
 class WorkflowSaveArgs(TypedDict):
-    # A lowercase identifier (letters, digits, _), e.g. count_todos; the tool becomes workflow_<name>.
+    # Lowercase letters, digits, _ (e.g. count_todos).
     name: str
-    # What the workflow does and when to use it: the tool's description.
+    # What it does and when to use it.
     description: str
-    # The JSON Schema of its input: an object schema, e.g. { "type": "object", "properties": { "dir": { "type": "string" } }, "required": ["dir"] }.
+    # JSON Schema of the input, `type: object`.
     input: Dict[str, JsonValue]
-    # The program body: reads `input`, calls `await tools.<name>(args)`, returns the result.
+    # The program body.
     code: str
-    # The program's language (default typescript).
     language: NotRequired[Literal["typescript", "python"]]
-    # Where it is saved: the workspace's .ptc/workflows (default) or the user's config folder.
     scope: NotRequired[Literal["workspace", "user"]]
-    # Replace an existing workflow of the same name in that place.
+    # Replace an existing one.
     overwrite: NotRequired[bool]
 
 
 class WorkflowSaveOutput(TypedDict):
     name: str
-    # The tool it becomes in later sessions.
     tool: str
-    # The written file (absolute).
     file: str
-    # False when an existing workflow was replaced.
     created: bool
-    # When it loads.
     note: str
 
 
@@ -337,7 +331,7 @@ class Tools:
         ...
 
     async def workflow_save(self, args: WorkflowSaveArgs, /) -> WorkflowSaveOutput:
-        """Save a program that worked as a reusable, typed tool for later sessions: `workflow_<name>`, whose input is the JSON Schema you give. `code` is the program body as for run_code (TypeScript, or Python with language "python"), calling `await tools.<name>(args)`, reading its arguments from `input`, and returning the result. The name, schema and code are checked first; then the user is asked, every time. `scope` "workspace" (default) saves to .ptc/workflows (loads once the workspace is trusted again), "user" to the user's config folder (every workspace)."""
+        """Save a program that worked as the tool workflow_<name> of later sessions. `code`: a run_code program body that reads `input` (typed by the `input` JSON Schema) and returns the result. Checked, then the user is asked. `scope`: workspace (.ptc/workflows, default) or user."""
         ...
 
     async def write(self, args: WriteArgs, /) -> WriteOutput:
