@@ -152,6 +152,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     await ctx.dispose().catch(() => {});
     throw error;
   }
+  ctx.emit('harness/assembled');
 
   const definition: PresetDefinition = {
     name: preset.name,

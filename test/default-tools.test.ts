@@ -48,8 +48,8 @@ const CORRECT_PROGRAM = `
 describe('the tool set of the ptc and standard presets as the model sees it', () => {
   const schemas = harness.tools.schemas();
 
-  it('is bash, edit, glob, grep, read, skill, task, todo, web_fetch, write with input and output schemas', () => {
-    expect(schemas.map((s) => s.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'write']);
+  it('is bash, edit, glob, grep, read, skill, task, todo, web_fetch, workflow_save, write with input and output schemas', () => {
+    expect(schemas.map((s) => s.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'workflow_save', 'write']);
     for (const s of schemas) expect(s.outputSchema).toBeDefined();
   });
 

@@ -142,6 +142,8 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const subCalls = new Map<string, number>();
   const offStart = scope.on('tool/ptc-dispatch-start', (e) => {
     if (!ownCalls.has(e.parentId)) return;
+    // A sub-call may make sub-calls of its own (a workflow called from a program): those are this session's too.
+    ownCalls.add(e.id);
     subCalls.set(e.parentId, (subCalls.get(e.parentId) ?? 0) + 1);
     record({ type: 'tool/ptc-dispatch-start', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args });
     options.onProgress?.({ kind: 'sub-call-start', parentId: e.parentId, id: e.id, tool: e.tool, args: e.args });

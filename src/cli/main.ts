@@ -22,6 +22,7 @@ import { workerCommand } from './worker-command.js';
 import { collect, fraction, integer, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
 import { addGoalOptions, goalFromFlags, type GoalFlags } from './goal-flags.js';
 import { buildSkillsCommand } from './skills-command.js';
+import { buildWorkflowsCommand } from './workflows-command.js';
 import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
 import { buildUiCommand } from './ui-command.js';
 
@@ -220,6 +221,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
   program.addCommand(buildUiCommand());
   program.addCommand(buildTrustCommand(print));
   program.addCommand(buildSkillsCommand(print));
+  program.addCommand(buildWorkflowsCommand(print));
   program.addCommand(evalCommand(print));
   program.addCommand(workerCommand(print));
 

@@ -41,4 +41,8 @@ declare module '../context/context.js' {
   interface Services {
     harness: HarnessSettings;
   }
+  interface Events {
+    /** Every row of the preset (and the extra rows) loaded: rows that check against the whole tool set (workflows) do it now. */
+    'harness/assembled'(): void;
+  }
 }

@@ -56,7 +56,7 @@ describe('shipped presets', () => {
     expect(pinned['minimal']).toMatchObject({ mode: 'native', wire: ['bash', 'str_replace_editor'] });
     expect(pinned['creator']).toMatchObject({
       mode: 'native',
-      wire: ['bash', 'edit', 'glob', 'grep', 'harness_inspect', 'plugin_try', 'preset_write', 'read', 'skill', 'task', 'todo', 'web_fetch', 'web_search', 'write'],
+      wire: ['bash', 'edit', 'glob', 'grep', 'harness_inspect', 'plugin_try', 'preset_write', 'read', 'skill', 'task', 'todo', 'web_fetch', 'web_search', 'workflow_save', 'write'],
     });
   });
 });
@@ -130,8 +130,8 @@ describe('plugin rows', () => {
   it('extra rows (--plugin) are appended to the preset; the plugin config defaults apply', async () => {
     const harness = await createHarness({ cwd: workspace, preset: 'ptc', env, plugins: [{ name: weather, at: '--plugin' }] });
     try {
-      expect(harness.preset.tools).toEqual(['bash', 'edit', 'forecast', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'write']);
-      expect(harness.preset.rows.at(-1)).toMatchObject({ index: 5, plugin: 'weather', at: '--plugin' });
+      expect(harness.preset.tools).toEqual(['bash', 'edit', 'forecast', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'workflow_save', 'write']);
+      expect(harness.preset.rows.at(-1)).toMatchObject({ index: 6, plugin: 'weather', at: '--plugin' });
       const scope = await harness.ptcScope();
       const run = await harness.tools.execute('run_code', { code: "return await tools.forecast({ city: 'Rome' });", description: 't' }, { scope });
       expect(run.isError).toBe(false);

@@ -1,6 +1,6 @@
 // The rows a preset file can name without a path or a package: the shipped row kinds (row-kind.ts,
 // docs/presets.md "Shipped rows"). The rows most presets have are imported with this module; the
-// others (MCP, the creator's tools, Skills, Python) when a preset names them, so a command loads
+// others (MCP, the creator's tools, Skills, workflows, Python) when a preset names them, so a command loads
 // none of their modules otherwise (bench/cli-start.ts counts them).
 
 import type { Plugin } from '../context/context.js';
@@ -17,5 +17,6 @@ export const SHIPPED_ROWS: RowKinds = Object.freeze({
   'creator-tools': { load: async () => (await import('./creator-tools-plugin.js')).creatorToolsPlugin as Plugin<unknown> },
   mcp: mcpRowKind,
   skills: { load: async () => (await import('../skills/skills-plugin.js')).skillsPlugin as Plugin<unknown> },
+  workflows: { load: async () => (await import('../workflows/workflows-plugin.js')).workflowsPlugin as Plugin<unknown> },
   'python-runtime': { load: async () => (await import('./python-runtime-plugin.js')).pythonRuntimePlugin as Plugin<unknown> },
 });

@@ -169,7 +169,7 @@ async function programPolicy(runtime: PtcRuntime, base: PolicyWidening | undefin
  * too), Node's permission model for a Node runtime (it refuses child processes outright). A runtime
  * other than the shipped process runtimes must honour `readOnlyWorkspace` itself.
  */
-async function holdsWorkspaceReadOnly(runtime: PtcRuntime): Promise<boolean> {
+export async function holdsWorkspaceReadOnly(runtime: PtcRuntime): Promise<boolean> {
   try {
     return (await selectBackend(runtime.sandboxMode, runtime.language === 'typescript' ? 'node' : 'exec')) !== 'none';
   } catch {
@@ -199,8 +199,8 @@ export class ProgramFailedError extends HarnessError {
   }
 }
 
-/** The host side of one program run. */
-class Bridge {
+/** The host side of one program run (also a workflow's run, src/workflows/workflow-tool.ts). */
+export class Bridge {
   private readonly controller = new AbortController();
   private readonly pool: DispatchPool;
   private readonly contexts: (readonly DeferredContext[] | undefined)[] = [];

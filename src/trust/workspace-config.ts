@@ -18,6 +18,7 @@ import { isModulePath, isPackageName } from '../presets/plugin-module.js';
 import { readPresetFile, type PresetRow } from '../presets/preset-file.js';
 import { listPresets, presetDirectories, type PresetSearch } from '../presets/resolve-preset.js';
 import { WORKSPACE_SKILL_DIRS } from '../skills/skill-dirs.js';
+import { WORKSPACE_WORKFLOWS_DIR } from '../workflows/workflow-dirs.js';
 import { isCodeFile, packageProbes, readModuleImports, resolveImport } from './module-imports.js';
 
 export interface WorkspacePackage {
@@ -37,6 +38,8 @@ export interface WorkspaceConfig {
   readonly presets: readonly { readonly file: string; readonly invalid?: string }[];
   /** The workspace's SKILL.md files (`.ptc/skills`, `.claude/skills`, `.agents/skills`): their text enters the prompt (docs/skills.md). */
   readonly skills: readonly string[];
+  /** The workspace's workflow files (`.ptc/workflows`): each becomes a tool whose program runs in the sandbox (docs/workflows.md). */
+  readonly workflows: readonly string[];
   /** Plugin files the workspace's preset rows name (imported on the host). */
   readonly plugins: readonly { readonly file: string; readonly missing: boolean }[];
   readonly packages: readonly WorkspacePackage[];
@@ -198,6 +201,13 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     }
   }
 
+  // Workflows: every file of the folder, so a program (or workflow_save) that writes one asks again (docs/workflows.md, "Trust").
+  const workflows: string[] = [];
+  for (const file of filesUnder(path.join(root, WORKSPACE_WORKFLOWS_DIR), 1)) {
+    hash(file);
+    workflows.push(file);
+  }
+
   drain();
 
   const files = [...hashed.keys()].sort();
@@ -215,6 +225,7 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     ...(configFile !== undefined ? { configFile } : {}),
     presets,
     skills,
+    workflows,
     plugins: [...plugins].map(([file, missing]) => ({ file, missing })),
     packages: [...packages.values()],
     commands,
@@ -247,6 +258,7 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
     ]);
   }
   section('skills (their text enters the prompt; their scripts run only in the sandbox)', config.skills.map(show));
+  section('workflows (each becomes a tool; its program runs in the sandbox)', config.workflows.map(show));
   section('plugin files (imported: they run on the host)', config.plugins.map((p) => `${show(p.file)}${p.missing ? '  (missing)' : ''}`));
   section(
     'packages (imported from the workspace)',
@@ -255,7 +267,7 @@ export function describeWorkspaceConfig(config: WorkspaceConfig): string {
   section('MCP server commands (started on the host)', config.commands.map((c) => c.replace(config.workspace + path.sep, '')));
   section('modules those import, and the files of workspace packages (imported: they run on the host)', config.imported.map(show));
   section('computed imports (not followed: what they load is the trusted code\'s own choice)', config.computed.map(show));
-  const listed = new Set([...(config.configFile ? [config.configFile.file] : []), ...config.skills, ...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file), ...config.imported]);
+  const listed = new Set([...(config.configFile ? [config.configFile.file] : []), ...config.skills, ...config.workflows, ...config.presets.map((p) => p.file), ...config.plugins.map((p) => p.file), ...config.imported]);
   section('other files in the digest', config.files.filter((f) => !listed.has(f)).map(show));
   out.push(`  digest ${config.digest}`);
   return out.join('\n');

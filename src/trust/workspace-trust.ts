@@ -33,6 +33,6 @@ export function trustCommand(workspace: string): string {
 /** Why a workspace's configuration did not load, for a message that names the file and the fix. */
 export function untrustedReason(trust: WorkspaceTrust): string {
   return trust.state === 'changed'
-    ? `workspace ${trust.config.workspace} changed since you trusted it (its .ptc presets or config file, skills, plugin files or packages differ)`
+    ? `workspace ${trust.config.workspace} changed since you trusted it (its .ptc presets or config file, skills, workflows, plugin files or packages differ)`
     : `workspace ${trust.config.workspace} is not trusted`;
 }

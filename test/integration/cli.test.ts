@@ -70,7 +70,7 @@ describe('ptc tools', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const tools = JSON.parse(stdout) as { name: string; inputSchema: unknown; executionMode: string }[];
-    expect(tools.map((t) => t.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'write']);
+    expect(tools.map((t) => t.name)).toEqual(['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'workflow_save', 'write']);
     expect(tools.find((t) => t.name === 'read')).toMatchObject({ executionMode: 'parallel', inputSchema: { type: 'object' } });
     expect(tools.find((t) => t.name === 'write')?.executionMode).toBe('exclusive');
   });

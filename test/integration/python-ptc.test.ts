@@ -281,8 +281,8 @@ describe('choosing the language of a preset (ptc exec file.py, --lang py)', () =
     expect(parseProgramLanguage('rb')).toBeUndefined();
     const ptc = loadPreset('ptc', { workspace, env: {} });
     const python = presetForLanguage({ ...ptc, rows: ptc.rows.map((row) => (row.name === 'node-runtime' ? { ...row, config: { limits: { maxOutputBytes: 4096 } } } : row)) }, 'python');
-    expect(python.rows.map((row) => row.name)).toEqual(['builtin-tools', 'skills', 'python-runtime', 'tool-presentation']);
-    expect(python.rows[2]!.config).toEqual({ limits: { maxOutputBytes: 4096 } });
+    expect(python.rows.map((row) => row.name)).toEqual(['builtin-tools', 'skills', 'workflows', 'python-runtime', 'tool-presentation']);
+    expect(python.rows[3]!.config).toEqual({ limits: { maxOutputBytes: 4096 } });
     const harness = await createHarness({ cwd: workspace, preset: python, sandbox: 'auto' });
     try {
       expect(harness.runtime?.language).toBe('python');
@@ -291,7 +291,7 @@ describe('choosing the language of a preset (ptc exec file.py, --lang py)', () =
     } finally {
       await harness.dispose();
     }
-    expect(presetForLanguage(python, 'typescript').rows[2]!.name).toBe('node-runtime');
+    expect(presetForLanguage(python, 'typescript').rows[3]!.name).toBe('node-runtime');
   });
 });
 
@@ -315,7 +315,7 @@ describe('language dispatch failures', () => {
     try {
       await expect(createHarness({ cwd: workspace, preset: 'ptc', runtime })).rejects.toMatchObject({
         code: 'CONFIG',
-        message: expect.stringMatching(/row 4 `tool-presentation` failed: .*"cobol" has no SDK renderer/),
+        message: expect.stringMatching(/row 5 `tool-presentation` failed: .*"cobol" has no SDK renderer/),
       });
     } finally {
       await base.close();

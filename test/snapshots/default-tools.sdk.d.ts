@@ -82,6 +82,20 @@ interface ToolArgsMap {
     /** Return HTML as its source instead of converting it to markdown. Default false. */
     raw?: boolean;
   };
+  "workflow_save": {
+    /** Lowercase letters, digits, _ (e.g. count_todos). */
+    name: string;
+    /** What it does and when to use it. */
+    description: string;
+    /** JSON Schema of the input, `type: object`. */
+    input: Record<string, unknown>;
+    /** The program body. */
+    code: string;
+    language?: "typescript" | "python";
+    scope?: "workspace" | "user";
+    /** Replace an existing one. */
+    overwrite?: boolean;
+  };
   "write": {
     /** File to write, relative to the workspace or absolute. */
     path: string;
@@ -218,6 +232,13 @@ interface ToolOutputMap {
     /** True when the body or the text was cut at the size limits. */
     truncated: boolean;
   };
+  "workflow_save": {
+    name: string;
+    tool: string;
+    file: string;
+    created: boolean;
+    note: string;
+  };
   "write": {
     /** The file, relative to the workspace when inside it. */
     path: string;
@@ -255,6 +276,8 @@ declare const tools: {
   "todo"(args: ToolArgsMap["todo"]): Promise<ToolOutputMap["todo"]>;
   /** Fetch an http or https URL and return its content as text. HTML pages are converted to readable markdown (headings, paragraphs, [links](url), lists, code blocks, tables; scripts and styles dropped) unless `raw` is true; JSON and plain text come back as they are. Redirects are followed. A long page is cut and marked truncated. An answer other than HTTP 2xx is an error. Needs network access (the user passes --allow-net). */
   "web_fetch"(args: ToolArgsMap["web_fetch"]): Promise<ToolOutputMap["web_fetch"]>;
+  /** Save a program that worked as the tool workflow_<name> of later sessions. `code`: a run_code program body that reads `input` (typed by the `input` JSON Schema) and returns the result. Checked, then the user is asked. `scope`: workspace (.ptc/workflows, default) or user. */
+  "workflow_save"(args: ToolArgsMap["workflow_save"]): Promise<ToolOutputMap["workflow_save"]>;
   /** Write a whole file: create it (and any missing parent directories) or replace its contents. The write is atomic and keeps an existing file's permissions. To change part of a file, use edit. */
   "write"(args: ToolArgsMap["write"]): Promise<ToolOutputMap["write"]>;
 };

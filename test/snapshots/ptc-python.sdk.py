@@ -244,6 +244,29 @@ class WebFetchOutput(TypedDict):
     truncated: bool
 
 
+class WorkflowSaveArgs(TypedDict):
+    # Lowercase letters, digits, _ (e.g. count_todos).
+    name: str
+    # What it does and when to use it.
+    description: str
+    # JSON Schema of the input, `type: object`.
+    input: Dict[str, JsonValue]
+    # The program body.
+    code: str
+    language: NotRequired[Literal["typescript", "python"]]
+    scope: NotRequired[Literal["workspace", "user"]]
+    # Replace an existing one.
+    overwrite: NotRequired[bool]
+
+
+class WorkflowSaveOutput(TypedDict):
+    name: str
+    tool: str
+    file: str
+    created: bool
+    note: str
+
+
 class WriteArgs(TypedDict):
     # File to write, relative to the workspace or absolute.
     path: str
@@ -305,6 +328,10 @@ class Tools:
 
     async def web_fetch(self, args: WebFetchArgs, /) -> WebFetchOutput:
         """Fetch an http or https URL and return its content as text. HTML pages are converted to readable markdown (headings, paragraphs, [links](url), lists, code blocks, tables; scripts and styles dropped) unless `raw` is true; JSON and plain text come back as they are. Redirects are followed. A long page is cut and marked truncated. An answer other than HTTP 2xx is an error. Needs network access (the user passes --allow-net)."""
+        ...
+
+    async def workflow_save(self, args: WorkflowSaveArgs, /) -> WorkflowSaveOutput:
+        """Save a program that worked as the tool workflow_<name> of later sessions. `code`: a run_code program body that reads `input` (typed by the `input` JSON Schema) and returns the result. Checked, then the user is asked. `scope`: workspace (.ptc/workflows, default) or user."""
         ...
 
     async def write(self, args: WriteArgs, /) -> WriteOutput:
