@@ -185,4 +185,17 @@ describe('compactContext', () => {
     expect((messages[0] as { content: string }).content).toContain('second');
     expect(messages.slice(1).map((m) => m.role)).toEqual(['assistant', 'assistant']);
   });
+
+  it('a second summary in the same long turn still carries the user message verbatim, from before the first cut', async () => {
+    let events = session(6);
+    const first = await compactContext(input(events, { trigger: 'manual', summarise: async () => ({ text: 'first', usage: {} }) }));
+    events = apply(events, first.events);
+    for (let step = 7; step <= 9; step++) {
+      events.push({ type: 'llm/request', ts, step, tools: [], system: 'sys' });
+      events.push({ type: 'llm/response', ts, step, text: `step ${step}`, toolCalls: [], usage: {} });
+    }
+    const second = await compactContext(input(events, { trigger: 'manual', summarise: async () => ({ text: 'second', usage: {} }) }));
+    const event = second.events.find((e) => e.type === 'context/compaction' && e.summary !== undefined) as { summary: string };
+    expect(event.summary).toContain('[The latest user message before the cut, verbatim]\nRead every file, then report.');
+  });
 });

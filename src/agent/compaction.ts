@@ -186,7 +186,9 @@ async function summaryStage(input: CompactInput, pruneEvent: CompactionEvent): P
   const goal = goalStateOf(events);
   const todos = todosFromSession(events);
   const plan = pendingPlanOf(events);
-  const lastUser = lastUserMessageBefore(input.events, cutAt, visibleFrom);
+  // Searched back past an earlier cut too: in one long turn, the message the work answers may be
+  // before the first summary, and this summary replaces that one (which carried it).
+  const lastUser = lastUserMessageBefore(input.events, cutAt);
   const text = summaryMessageText({
     summary: answer.text,
     ...(goal?.open === true ? { goal: goal.spec.check !== undefined ? `${goal.spec.objective}\n(check: ${goal.spec.check})` : goal.spec.objective } : {}),
@@ -199,8 +201,8 @@ async function summaryStage(input: CompactInput, pruneEvent: CompactionEvent): P
   return { ok: true, text, keepFromStep, usage: answer.usage };
 }
 
-function lastUserMessageBefore(events: readonly SessionEvent[], cutAt: number, from: number): string | undefined {
-  for (let i = cutAt - 1; i >= from; i--) {
+function lastUserMessageBefore(events: readonly SessionEvent[], cutAt: number): string | undefined {
+  for (let i = cutAt - 1; i >= 0; i--) {
     const e = events[i];
     if (e?.type === 'user/message') return e.text;
   }
