@@ -25,10 +25,7 @@ export function checkWorkspaceTrust(workspace: string, search: Omit<PresetSearch
   return { config, state, store };
 }
 
-/** `ptc trust <dir>`, quoted for a shell when it needs it. */
-export function trustCommand(workspace: string): string {
-  return `ptc trust ${/^[\w@%+=:,./-]+$/.test(workspace) ? workspace : `'${workspace.replace(/'/g, `'\\''`)}'`}`;
-}
+export { trustCommand } from './trust-command.js';
 
 /** Why a workspace's configuration did not load, for a message that names the file and the fix. */
 export function untrustedReason(trust: WorkspaceTrust): string {

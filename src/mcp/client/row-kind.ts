@@ -5,6 +5,7 @@
 import type { RowKind } from '../../presets/row-kind.js';
 import type { PresetRow } from '../../presets/preset-file.js';
 import type { Plugin } from '../../context/context.js';
+import { shellWord } from '../../shell-word.js';
 import { describeConfigIssues, mcpConfigSchema } from './config.js';
 
 export const mcpRowKind: RowKind = {
@@ -30,8 +31,4 @@ function serverCommands(row: PresetRow): string[] {
           : JSON.stringify(server);
     return `${row.at} server \`${name}\`: ${what}`;
   });
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
