@@ -1,0 +1,92 @@
+// Answers that need neither commander nor any command module: `ptc --version` from package.json,
+// and `ptc [command...] --help` from the text precomputed at build time (dist/cli/help.json,
+// src/cli/help-text.ts). A missing or stale help file, or a terminal whose width is not the one
+// the text was made for, returns undefined and commander answers as before
+// (docs/benchmarks.md, "CLI start-up").
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** What dist/cli/help.json holds. */
+export interface HelpFile {
+  /** buildStamp() of the build the texts were made from. */
+  readonly stamp: string;
+  readonly width: number;
+  readonly texts: Readonly<Record<string, string>>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const HELP_FILE_NAME = 'help.json';
+export const HELP_FILE = path.join(here, HELP_FILE_NAME);
+
+/**
+ * The identity of the built CLI: size and modification time of every module under dist/cli and of
+ * dist/limits.js. A build rewrites them all, so a help file (or a cached output, output-cache.ts)
+ * made from another build does not match.
+ */
+export function buildStamp(cliDir: string = here): string {
+  const parts: string[] = [];
+  const entries = fs.readdirSync(cliDir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile() && e.name.endsWith('.js')).map((e) => path.join(e.parentPath, e.name));
+  for (const file of [...files.sort(), path.join(cliDir, '..', 'limits.js')]) {
+    try {
+      const s = fs.statSync(file);
+      parts.push(`${path.relative(cliDir, file)}:${s.size}:${s.mtimeMs}`);
+    } catch {
+      parts.push(`${path.relative(cliDir, file)}:missing`);
+    }
+  }
+  return parts.join('\n');
+}
+
+/** The text to print for `args`, or undefined when commander must answer. */
+export function fastAnswer(
+  args: readonly string[],
+  stdout: { readonly isTTY?: boolean; readonly columns?: number },
+  /** The built CLI's directory (tests: a copy); its help.json and stamp are read from there. */
+  cliDir: string = here,
+): string | undefined {
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) return `${packageVersionOf(path.join(cliDir, '../../package.json'))}\n`;
+  const key = helpKey(args);
+  if (key === undefined) return undefined;
+  const help = readHelpFile(path.join(cliDir, HELP_FILE_NAME));
+  if (help === undefined) return undefined;
+  // commander wraps to the terminal's width (and to 80 when stdout is not a terminal).
+  const width = stdout.isTTY ? stdout.columns : undefined;
+  if ((width ?? help.width) !== help.width) return undefined;
+  const text = help.texts[key];
+  if (text === undefined || help.stamp !== buildStamp(cliDir)) return undefined;
+  return text;
+}
+
+/** 'sessions list' for `sessions list --help` or `help sessions list`; undefined for anything else. */
+function helpKey(args: readonly string[]): string | undefined {
+  const last = args.at(-1);
+  if (last === '--help' || last === '-h') return commandWords(args.slice(0, -1));
+  if (args[0] === 'help') return commandWords(args.slice(1));
+  return undefined;
+}
+
+function commandWords(words: readonly string[]): string | undefined {
+  return words.every((w) => /^[a-z][a-z-]*$/.test(w)) ? words.join(' ') : undefined;
+}
+
+export function readHelpFile(file: string): HelpFile | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<HelpFile>;
+    if (typeof parsed.stamp !== 'string' || typeof parsed.width !== 'number' || typeof parsed.texts !== 'object' || parsed.texts === null) return undefined;
+    return parsed as HelpFile;
+  } catch {
+    return undefined;
+  }
+}
+
+function packageVersionOf(file: string): string {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
