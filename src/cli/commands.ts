@@ -16,6 +16,8 @@ import { loadPresetWithTrust } from '../trust/trusted-preset.js';
 import { execLanguageOf } from '../ptc-runtime/program-language.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import type { Context } from '../context/context.js';
+import { SHIPPED_PLUGINS } from '../presets/assemble.js';
+import { blockOutputCache } from './output-cache-guard.js';
 
 export interface CommandOutput {
   readonly stdout: string;
@@ -39,6 +41,7 @@ export interface WorkspaceOptions {
 /** `ptc tools [--json]`: the visible tools with their schemas. */
 export async function runToolsCommand(options: WorkspaceOptions & { json?: boolean }): Promise<CommandOutput> {
   return withHarness(options, (harness) => {
+    guardOutputCache(harness);
     const schemas = harness.tools.schemas();
     if (options.json) {
       const rows = schemas.map((s) => ({ ...s, executionMode: harness.tools.executionMode(s.name, { parent: SDK_PARENT }) }));
@@ -59,6 +62,7 @@ export async function runToolsCommand(options: WorkspaceOptions & { json?: boole
 /** `ptc sdk`: the `tools:sdk` prompt section the model sees (and `tools:ptc-only` after it). */
 export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 'py' }): Promise<CommandOutput> {
   return withHarness(options, (harness) => {
+    guardOutputCache(harness);
     if (harness.preset.mode !== 'ptc') {
       return {
         stdout: '',
@@ -70,6 +74,15 @@ export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 
     const flavour = options.lang === undefined ? {} : { language: options.lang === 'py' ? ('python' as const) : ('typescript' as const) };
     return { stdout: `${renderSdkSection(harness.tools, harness.ctx, flavour)}\n\n${renderPtcOnlySection(harness.tools, harness.ctx)}\n`, exitCode: 0 };
   });
+}
+
+/**
+ * The CLI caches `ptc tools` and `ptc sdk` output with the files and variables it read
+ * (output-cache.ts); a plugin module's own imports and an MCP server's answers are not among them.
+ */
+function guardOutputCache(harness: Harness): void {
+  const unwatched = harness.preset.rows.find((row) => row.name === 'mcp' || !Object.hasOwn(SHIPPED_PLUGINS, row.name));
+  if (unwatched !== undefined) blockOutputCache(`row ${unwatched.name}`);
 }
 
 /** The harness settings a CLI command takes from its flags (workspace, preset, plugins, deadline, sandbox policy). */

@@ -29,12 +29,33 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(fast);
     return 0;
   }
+  // `ptc tools` and `ptc sdk`: the same output as last time when nothing it came from changed.
+  const cache = args[0] === 'tools' || args[0] === 'sdk' ? await import('./output-cache.js') : undefined;
+  const cacheFile = cache?.outputCacheFile(args);
+  if (cache !== undefined && cacheFile !== undefined) {
+    const cached = cache.readCachedOutput(cacheFile);
+    if (cached !== undefined) {
+      process.stdout.write(cached.stdout);
+      return cached.exitCode;
+    }
+  }
+  const recording = cacheFile !== undefined ? cache?.recordOutput(cacheFile) : undefined;
+  let code: number = EXIT_FAILED;
+  try {
+    code = await parseAndRun(args, print, () => exitCode);
+    return code;
+  } finally {
+    recording?.finish(code);
+  }
+}
+
+async function parseAndRun(args: readonly string[], print: (out: CommandOutput) => void, exitCode: () => number): Promise<number> {
   try {
     const [{ buildProgram }, { CommanderError }] = await Promise.all([import('./program.js'), import('commander')]);
     try {
       const program = await buildProgram({ print }, args);
       await program.parseAsync(args, { from: 'user' });
-      return exitCode;
+      return exitCode();
     } catch (error) {
       // Commander already printed its message: --help and --version exit 0, a missing command or a
       // bad flag is a usage error.
