@@ -49,9 +49,9 @@ function timeOnce(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string):
  * Modules (files and packages, not node: built-ins) that `ptc <args>` loads: ESM ones seen by a load
  * hook, CommonJS ones (ajv, commander, ...) read from require.cache at exit, each file once.
  */
-function modulesLoaded(args: readonly string[], env: NodeJS.ProcessEnv, dir: string): number {
-  const list = join(dir, 'modules.txt');
-  const hooks = join(dir, 'count-hooks.mjs');
+function modulesLoaded(args: readonly string[], env: NodeJS.ProcessEnv, dir: string, aux: string): number {
+  const list = join(aux, 'modules.txt');
+  const hooks = join(aux, 'count-hooks.mjs');
   writeFileSync(
     hooks,
     `import { appendFileSync } from 'node:fs';\n` +
@@ -60,24 +60,24 @@ function modulesLoaded(args: readonly string[], env: NodeJS.ProcessEnv, dir: str
       `  return next(url, context);\n}\n`,
   );
   writeFileSync(
-    join(dir, 'count.mjs'),
+    join(aux, 'count.mjs'),
     `import { register, createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\n` +
       `register(${JSON.stringify(`file://${hooks}`)});\n` +
       `const cache = createRequire(import.meta.url).cache;\n` +
       `process.on('exit', () => appendFileSync(${JSON.stringify(list)}, Object.keys(cache).join('\\n') + '\\n'));\n`,
   );
   writeFileSync(list, '');
-  const run = spawnSync(process.execPath, ['--import', join(dir, 'count.mjs'), bin, ...args], { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawnSync(process.execPath, ['--import', join(aux, 'count.mjs'), bin, ...args], { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   if (run.status !== 0) throw new Error(`\`ptc ${args.join(' ')}\` exited ${run.status} while counting modules: ${run.stderr.toString().trim()}`);
-  const files = new Set(readFileSync(list, 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith(dir)));
+  const files = new Set(readFileSync(list, 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith(aux)));
   return files.size;
 }
 
 /** Processes a command starts besides itself (execve calls seen by strace), or undefined without strace. */
-function processesStarted(args: readonly string[], env: NodeJS.ProcessEnv, dir: string): { total: number; detail: string } | undefined {
+function processesStarted(args: readonly string[], env: NodeJS.ProcessEnv, dir: string, aux: string): { total: number; detail: string } | undefined {
   const strace = ['/usr/bin/strace', '/bin/strace'].find((p) => existsSync(p));
   if (strace === undefined) return undefined;
-  const out = join(dir, 'strace.txt');
+  const out = join(aux, 'strace.txt');
   spawnSync(strace, ['-f', '-qq', '-e', 'trace=execve', '-o', out, process.execPath, bin, ...args], { env, cwd: dir, stdio: 'ignore' });
   const programs = readFileSync(out, 'utf8')
     .split('\n')
@@ -96,6 +96,9 @@ export async function cliStartRows(): Promise<string[][]> {
   const problem = distProblem();
   if (problem !== undefined) return [['CLI start-up (`ptc --help`, `ptc --version`, `ptc tools`, `ptc sdk`, `ptc exec`)', `not measured: ${problem}`, '']];
   const dir = mkdtempSync(join(tmpdir(), 'ptc-cli-bench-'));
+  // The counting hooks and lists live outside the workspace: a file added there is a change the
+  // output cache of `ptc tools` sees (src/cli/output-cache.ts).
+  const aux = mkdtempSync(join(tmpdir(), 'ptc-cli-bench-aux-'));
   try {
     writeFileSync(join(dir, 'trivial.ts'), 'return 1;\n');
     // The same minimal environment as the `node -e 0` baseline of bench/run.ts; PTC_HOME is the
@@ -131,9 +134,9 @@ export async function cliStartRows(): Promise<string[][]> {
       ['ptc tools` with the output cache off (`PTC_NO_OUTPUT_CACHE=1', ['tools'], { PTC_NO_OUTPUT_CACHE: '1' }],
       ['a trivial ptc exec', ['exec', 'trivial.ts'], {}],
     ] as const) {
-      rows.push([`CLI start-up: modules \`${label}\` loads (ESM and CommonJS files)`, String(modulesLoaded(args, { ...env, ...extra }, dir)), '']);
+      rows.push([`CLI start-up: modules \`${label}\` loads (ESM and CommonJS files)`, String(modulesLoaded(args, { ...env, ...extra }, dir, aux)), '']);
     }
-    const started = processesStarted(['exec', 'trivial.ts'], env, dir);
+    const started = processesStarted(['exec', 'trivial.ts'], env, dir, aux);
     rows.push([
       'CLI start-up: processes a trivial `ptc exec` starts besides itself',
       started === undefined ? 'not measured: strace is not installed' : `${started.total} (${started.detail})`,
@@ -142,6 +145,7 @@ export async function cliStartRows(): Promise<string[][]> {
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(aux, { recursive: true, force: true });
   }
 }
 

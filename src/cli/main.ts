@@ -39,7 +39,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return cached.exitCode;
     }
   }
-  const recording = cacheFile !== undefined ? cache?.recordOutput(cacheFile) : undefined;
+  const recording = cacheFile !== undefined ? (await import('./output-recorder.js')).recordOutput(cacheFile) : undefined;
   let code: number = EXIT_FAILED;
   try {
     code = await parseAndRun(args, print, () => exitCode);

@@ -10,42 +10,40 @@
 // command that starts a process, fetches, writes to stderr, fails, or loads a plugin module (whose
 // imports are not watched; output-cache-guard.ts) is not cached. A corrupt or foreign cache file
 // is a miss. The files live in `$PTC_HOME/cache/output` (mode 0700, beside the trust store).
-// PTC_NO_OUTPUT_CACHE=1 turns the cache off.
+// PTC_NO_OUTPUT_CACHE=1 turns the cache off. This module is the lookup, output-recorder.ts the
+// recording of a miss.
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import childProcess from 'node:child_process';
-import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OUTPUT_CACHE_HASHED_FILE_BYTES, OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
+import { OUTPUT_CACHE_HASHED_FILE_BYTES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
 import { ptcHome } from '../ptc-home.js';
 import { buildStamp } from './fast-start.js';
-import { outputCacheBlocked } from './output-cache-guard.js';
 
 /** The commands whose output is cached. */
 const CACHED_COMMANDS = new Set(['tools', 'sdk']);
 /** Flags that bring in code or servers the recording cannot watch (plugin modules' imports, MCP answers). */
 const UNCACHED_FLAGS = ['--plugin', '--mcp-config'];
-const FORMAT = 1;
+export const FORMAT = 2;
 
 /** Our own code and its dependencies: covered by the build stamp and npm's lock file, not recorded. */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CODE_DIRS = [path.join(packageRoot, 'dist') + path.sep, path.join(packageRoot, 'node_modules') + path.sep];
-const LOCK_FILE = path.join(packageRoot, 'node_modules', '.package-lock.json');
+export const CODE_DIRS = [path.join(packageRoot, 'dist') + path.sep, path.join(packageRoot, 'node_modules') + path.sep];
+export const LOCK_FILE = path.join(packageRoot, 'node_modules', '.package-lock.json');
 
 export interface CachedOutput {
   readonly stdout: string;
   readonly exitCode: 0;
 }
 
-interface CacheEntry {
+export interface CacheEntry {
   readonly format: number;
   readonly key: string;
   /** Variable → value (null: unset) for each variable the command read. */
   readonly env: Readonly<Record<string, string | null>>;
-  /** Path → fingerprint for each path the command touched. */
+  /** `<use>:<path>` (PathUse) → fingerprint for each path the command touched. */
   readonly files: Readonly<Record<string, string>>;
   readonly stdout: string;
 }
@@ -65,8 +63,11 @@ export function outputCacheFile(args: readonly string[], env: Env = process.env)
         stamp: buildStamp(),
         uid: process.getuid?.() ?? -1,
         home: os.homedir(),
-        // The trust question is asked only when someone can answer (trust-command.ts).
-        interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+        // Output and notes may differ on a terminal. Whether stdin is one only decides whether the
+        // trust question is asked (trust-command.ts), and a command that asked wrote to stderr, so it
+        // was not cached; stdin is not touched here (making its stream costs more than the lookup).
+        stdout: process.stdout.isTTY === true,
+        stderr: process.stderr.isTTY === true,
         node: process.version,
       }),
     )
@@ -89,7 +90,11 @@ export function readCachedOutput(file: string, env: Env = process.env): CachedOu
   }
   if (!isEntry(entry) || entry.key !== path.basename(file, '.json')) return undefined;
   for (const [name, value] of Object.entries(entry.env)) if ((env[name] ?? null) !== value) return undefined;
-  for (const [p, fingerprint] of Object.entries(entry.files)) if (fingerprintOf(p, originalFs) !== fingerprint) return undefined;
+  for (const [used, fingerprint] of Object.entries(entry.files)) {
+    const colon = used.indexOf(':');
+    const use = used.slice(0, colon);
+    if ((use !== 'entry' && use !== 'list') || fingerprintOf(used.slice(colon + 1), use, originalFs) !== fingerprint) return undefined;
+  }
   return { stdout: entry.stdout, exitCode: 0 };
 }
 
@@ -109,7 +114,7 @@ interface FsCalls {
   readonly readdirSync: typeof fs.readdirSync;
   readonly readlinkSync: typeof fs.readlinkSync;
 }
-const originalFs: FsCalls = {
+export const originalFs: FsCalls = {
   lstatSync: fs.lstatSync,
   statSync: fs.statSync,
   readFileSync: fs.readFileSync,
@@ -117,13 +122,23 @@ const originalFs: FsCalls = {
   readlinkSync: fs.readlinkSync,
 };
 
-/** What a path is now: absent, a file's content, a directory's listing, a link's target and what it leads to. */
-function fingerprintOf(p: string, calls: FsCalls): string {
+/**
+ * How a command used a path: `entry` (stat, exists, realpath, open, read) or `list` (readdir,
+ * opendir, watch). Recorded as `<use>:<path>`.
+ */
+export type PathUse = 'entry' | 'list';
+
+/**
+ * What a path is now, as far as `use` can tell: absent, a file's content (whatever the use: a stat
+ * may precede an import), a directory as a directory or, listed, its listing, a link's target.
+ */
+export function fingerprintOf(p: string, use: PathUse, calls: FsCalls): string {
   try {
     const link = calls.lstatSync(p);
     const prefix = link.isSymbolicLink() ? `l:${calls.readlinkSync(p, 'utf8')}>` : '';
     const stat = link.isSymbolicLink() ? calls.statSync(p) : link;
     if (stat.isDirectory()) {
+      if (use === 'entry') return `${prefix}d`;
       const names = calls.readdirSync(p, { withFileTypes: true }).map((d) => `${d.name}:${d.isDirectory() ? 'd' : d.isSymbolicLink() ? 'l' : 'f'}`);
       return `${prefix}d:${createHash('sha256').update(names.sort().join('\n')).digest('hex')}`;
     }
@@ -134,135 +149,4 @@ function fingerprintOf(p: string, calls: FsCalls): string {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `error:${code ?? 'unknown'}`;
   }
-}
-
-/** fs functions whose first argument is a path the command depends on (sync, callback and promise forms). */
-const FS_READS = ['readFileSync', 'statSync', 'lstatSync', 'existsSync', 'accessSync', 'readdirSync', 'opendirSync', 'realpathSync', 'openSync', 'readlinkSync', 'createReadStream', 'readFile', 'stat', 'lstat', 'access', 'readdir', 'opendir', 'realpath', 'open', 'readlink', 'exists', 'watch', 'watchFile'] as const;
-const FS_PROMISE_READS = ['readFile', 'stat', 'lstat', 'access', 'readdir', 'opendir', 'realpath', 'open', 'readlink', 'watch'] as const;
-const SPAWNS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;
-
-export interface OutputRecording {
-  /** Stops recording and writes the entry when the output may be cached. */
-  finish(exitCode: number): void;
-}
-
-/**
- * Starts recording what the command depends on (until finish). The cache directory is made first,
- * so that making it does not change a listing the command reads.
- */
-export function recordOutput(file: string): OutputRecording {
-  const files = new Map<string, string>();
-  const envRead = new Map<string, string | null>();
-  let problem: string | undefined;
-  let stdout = '';
-  let stderr = '';
-  const block = (why: string) => void (problem ??= why);
-  const dir = path.dirname(file);
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {
-    block('no cache directory');
-  }
-
-  const note = (target: unknown) => {
-    let p: string;
-    if (typeof target === 'string') p = target;
-    else if (target instanceof URL) p = fileURLToPath(target);
-    else if (Buffer.isBuffer(target)) p = target.toString('utf8');
-    else return; // a file descriptor: its path was noted when it was opened
-    p = path.resolve(p);
-    if (files.has(p) || CODE_DIRS.some((d) => p.startsWith(d)) || p.startsWith(dir + path.sep)) return;
-    if (files.size >= OUTPUT_CACHE_MAX_DEPENDENCIES) return block('too many files');
-    files.set(p, fingerprintOf(p, originalFs));
-  };
-
-  const restores: (() => void)[] = [];
-  const patch = <T extends object>(target: T, name: string, wrap: (original: (...a: unknown[]) => unknown) => (...a: unknown[]) => unknown) => {
-    const holder = target as Record<string, unknown>;
-    const original = holder[name];
-    if (typeof original !== 'function') return;
-    const wrapped = wrap(original as (...a: unknown[]) => unknown);
-    for (const key of Object.keys(original)) (wrapped as unknown as Record<string, unknown>)[key] = (original as unknown as Record<string, unknown>)[key];
-    holder[name] = wrapped;
-    restores.push(() => void (holder[name] = original));
-  };
-  const reading = (original: (...a: unknown[]) => unknown) =>
-    function (this: unknown, ...a: unknown[]) {
-      note(a[0]);
-      return original.apply(this, a);
-    };
-  for (const name of FS_READS) patch(fs, name, reading);
-  for (const name of FS_PROMISE_READS) patch(fs.promises, name, reading);
-  // realpathSync.native is a property of realpathSync, copied onto the wrapper above.
-  patch(fs.realpathSync, 'native', reading);
-  patch(fs.realpath, 'native', reading);
-  for (const name of SPAWNS) patch(childProcess, name, (original) => function (this: unknown, ...a: unknown[]) {
-    block('started a process');
-    return original.apply(this, a);
-  });
-  patch(globalThis, 'fetch', (original) => function (this: unknown, ...a: unknown[]) {
-    block('fetched');
-    return original.apply(this, a);
-  });
-  for (const [stream, add] of [
-    [process.stdout, (s: string) => void (stdout += s)],
-    [process.stderr, (s: string) => void (stderr += s)],
-  ] as const) {
-    patch(stream, 'write', (original) => function (this: unknown, ...a: unknown[]) {
-      const chunk = a[0];
-      add(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
-      return original.apply(this, a);
-    });
-  }
-  // Named imports of node:fs and node:child_process see the wrappers too.
-  module.syncBuiltinESMExports();
-
-  const realEnv = process.env;
-  const readVar = (name: string | symbol) => {
-    if (typeof name === 'string' && !envRead.has(name)) envRead.set(name, realEnv[name] ?? null);
-  };
-  process.env = new Proxy(realEnv, {
-    get(target, name) {
-      readVar(name);
-      return Reflect.get(target, name);
-    },
-    has(target, name) {
-      readVar(name);
-      return Reflect.has(target, name);
-    },
-    getOwnPropertyDescriptor(target, name) {
-      readVar(name);
-      return Reflect.getOwnPropertyDescriptor(target, name);
-    },
-    ownKeys(target) {
-      // Every variable (a copy of the environment): the output may depend on any of them.
-      for (const name of Object.keys(realEnv)) readVar(name);
-      return Reflect.ownKeys(target);
-    },
-    set(target, name, value) {
-      block('changed the environment');
-      return Reflect.set(target, name, value);
-    },
-  });
-
-  return {
-    finish(exitCode) {
-      process.env = realEnv;
-      for (const restore of restores.reverse()) restore();
-      module.syncBuiltinESMExports();
-      if (problem !== undefined || outputCacheBlocked() !== undefined || exitCode !== 0 || stderr !== '') return;
-      files.set(LOCK_FILE, fingerprintOf(LOCK_FILE, originalFs));
-      const entry: CacheEntry = { format: FORMAT, key: path.basename(file, '.json'), env: Object.fromEntries(envRead), files: Object.fromEntries(files), stdout };
-      const text = JSON.stringify(entry);
-      if (text.length > OUTPUT_CACHE_MAX_FILE_BYTES) return;
-      // Atomic: a reader sees the old entry or the new one, never half of one.
-      const temp = `${file}.${process.pid}.tmp`;
-      try {
-        fs.writeFileSync(temp, text, { mode: 0o600 });
-        fs.renameSync(temp, file);
-      } catch {
-        fs.rmSync(temp, { force: true });
-      }
-    },
-  };
 }
