@@ -394,9 +394,9 @@ export const QUEUE_FOLLOW_POLL_MS = 1_000;
 export const QUEUE_MAX_INLINE_SESSION_BYTES = 1024 * 1024;
 /**
  * The CLI's output cache (`ptc tools`, `ptc sdk`; src/cli/output-cache.ts): a file it depends on is
- * fingerprinted by its content up to this size in bytes, by size, mtime and inode past it.
+ * compared by its content up to this size in bytes, by size, mtime and inode past it.
  */
-export const OUTPUT_CACHE_HASHED_FILE_BYTES = 1024 * 1024;
+export const OUTPUT_CACHE_COMPARED_FILE_BYTES = 64 * 1024;
 /** Paths one cached output may depend on; a command that touches more is not cached. */
 export const OUTPUT_CACHE_MAX_DEPENDENCIES = 2_000;
 /** A cached output file larger than this, in bytes, is neither written nor read. */

@@ -31,15 +31,15 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // `ptc tools` and `ptc sdk`: the same output as last time when nothing it came from changed.
   const cache = args[0] === 'tools' || args[0] === 'sdk' ? await import('./output-cache.js') : undefined;
-  const cacheFile = cache?.outputCacheFile(args);
-  if (cache !== undefined && cacheFile !== undefined) {
-    const cached = cache.readCachedOutput(cacheFile);
+  const slot = cache?.outputCacheSlot(args);
+  if (cache !== undefined && slot !== undefined) {
+    const cached = cache.readCachedOutput(slot);
     if (cached !== undefined) {
       process.stdout.write(cached.stdout);
       return cached.exitCode;
     }
   }
-  const recording = cacheFile !== undefined ? (await import('./output-recorder.js')).recordOutput(cacheFile) : undefined;
+  const recording = slot !== undefined ? (await import('./output-recorder.js')).recordOutput(slot) : undefined;
   let code: number = EXIT_FAILED;
   try {
     code = await parseAndRun(args, print, () => exitCode);

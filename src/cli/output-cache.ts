@@ -3,8 +3,8 @@
 // skills: 300+ modules; docs/benchmarks.md, "CLI start-up").
 //
 // Correctness comes from recording, not from a list kept by hand: while a command computes its
-// output, every path it reads, lists or stats through node:fs is fingerprinted (content hash, listing,
-// or absence) and every environment variable it reads is noted. A later run is a hit only when the
+// output, every path it reads, lists or stats through node:fs is fingerprinted (content, listing, or
+// absence) and every environment variable it reads is noted. A later run is a hit only when the
 // command line, working directory, built CLI (buildStamp in fast-start.ts), user, terminal-ness and
 // every recorded fingerprint and variable are the same; anything else is a miss that recomputes. A
 // command that starts a process, fetches, writes to stderr, fails, or loads a plugin module (whose
@@ -13,12 +13,12 @@
 // PTC_NO_OUTPUT_CACHE=1 turns the cache off. This module is the lookup, output-recorder.ts the
 // recording of a miss.
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OUTPUT_CACHE_HASHED_FILE_BYTES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
+import { OUTPUT_CACHE_COMPARED_FILE_BYTES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
 import { ptcHome } from '../ptc-home.js';
 import { buildStamp } from './fast-start.js';
 
@@ -26,7 +26,7 @@ import { buildStamp } from './fast-start.js';
 const CACHED_COMMANDS = new Set(['tools', 'sdk']);
 /** Flags that bring in code or servers the recording cannot watch (plugin modules' imports, MCP answers). */
 const UNCACHED_FLAGS = ['--plugin', '--mcp-config'];
-export const FORMAT = 2;
+export const FORMAT = 4;
 
 /** Our own code and its dependencies: covered by the build stamp and npm's lock file, not recorded. */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,7 +41,7 @@ export interface CachedOutput {
 export interface CacheEntry {
   readonly format: number;
   readonly key: string;
-  /** Variable → value (null: unset) for each variable the command read. */
+  /** Variable → envFingerprint for each variable the command read. */
   readonly env: Readonly<Record<string, string | null>>;
   /** `<use>:<path>` (PathUse) → fingerprint for each path the command touched. */
   readonly files: Readonly<Record<string, string>>;
@@ -50,13 +50,18 @@ export interface CacheEntry {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Where this command's entry would be, or undefined when the command is not cached. */
-export function outputCacheFile(args: readonly string[], env: Env = process.env): string | undefined {
+/** Where a command's entry is, and the key the entry must carry to answer it. */
+export interface OutputCacheSlot {
+  readonly file: string;
+  /** Everything besides the recorded inputs that decides the output, as one string. */
+  readonly key: string;
+}
+
+/** This command's slot, or undefined when the command is not cached. */
+export function outputCacheSlot(args: readonly string[], env: Env = process.env): OutputCacheSlot | undefined {
   if (!CACHED_COMMANDS.has(args[0] ?? '') || env['PTC_NO_OUTPUT_CACHE'] === '1') return undefined;
   if (args.some((a) => UNCACHED_FLAGS.some((flag) => a === flag || a.startsWith(`${flag}=`)))) return undefined;
-  const key = createHash('sha256')
-    .update(
-      JSON.stringify({
+  const key = JSON.stringify({
         format: FORMAT,
         args,
         cwd: process.cwd(),
@@ -69,10 +74,16 @@ export function outputCacheFile(args: readonly string[], env: Env = process.env)
         stdout: process.stdout.isTTY === true,
         stderr: process.stderr.isTTY === true,
         node: process.version,
-      }),
-    )
-    .digest('hex');
-  return path.join(cacheDir(env), `${key}.json`);
+      });
+  // The name only spreads entries over files: a hit needs the whole key (no crypto module to load).
+  return { file: path.join(cacheDir(env), `${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`), key };
+}
+
+/** A 32-bit FNV-1a of `text` from `seed`, as 8 hex digits. */
+function fnv1a(text: string, seed: number): string {
+  let h = seed >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }
 
 function cacheDir(env: Env): string {
@@ -80,7 +91,7 @@ function cacheDir(env: Env): string {
 }
 
 /** The remembered output when every input is as it was; undefined on any difference or problem. */
-export function readCachedOutput(file: string, env: Env = process.env): CachedOutput | undefined {
+export function readCachedOutput({ file, key }: OutputCacheSlot, env: Env = process.env): CachedOutput | undefined {
   let entry: CacheEntry;
   try {
     if (fs.statSync(file).size > OUTPUT_CACHE_MAX_FILE_BYTES) return undefined;
@@ -88,8 +99,8 @@ export function readCachedOutput(file: string, env: Env = process.env): CachedOu
   } catch {
     return undefined;
   }
-  if (!isEntry(entry) || entry.key !== path.basename(file, '.json')) return undefined;
-  for (const [name, value] of Object.entries(entry.env)) if ((env[name] ?? null) !== value) return undefined;
+  if (!isEntry(entry) || entry.key !== key) return undefined;
+  for (const [name, value] of Object.entries(entry.env)) if (envFingerprint(name, env[name]) !== value) return undefined;
   for (const [used, fingerprint] of Object.entries(entry.files)) {
     const colon = used.indexOf(':');
     const use = used.slice(0, colon);
@@ -104,6 +115,18 @@ function isEntry(value: unknown): value is CacheEntry {
   const isStringMap = (m: unknown, nullable: boolean) =>
     typeof m === 'object' && m !== null && !Array.isArray(m) && Object.values(m).every((v) => typeof v === 'string' || (nullable && v === null));
   return e['format'] === FORMAT && typeof e['key'] === 'string' && typeof e['stdout'] === 'string' && isStringMap(e['env'], true) && isStringMap(e['files'], false);
+}
+
+/** Variables whose values are kept only as a digest in the cache file, never as they are. */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH/i;
+
+/** What a variable is recorded as: null when unset, `=value`, or a SHA-256 digest of a secret-looking one. */
+export function envFingerprint(name: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (!SECRET_NAME.test(name)) return `=${value}`;
+  // node:crypto only when an entry holds such a variable: loading it costs a tenth of a hit.
+  const { createHash } = module.createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return `sha256:${createHash('sha256').update(value).digest('hex')}`;
 }
 
 /** The fs functions as they were before any recording: fingerprints must not record themselves. */
@@ -140,11 +163,12 @@ export function fingerprintOf(p: string, use: PathUse, calls: FsCalls): string {
     if (stat.isDirectory()) {
       if (use === 'entry') return `${prefix}d`;
       const names = calls.readdirSync(p, { withFileTypes: true }).map((d) => `${d.name}:${d.isDirectory() ? 'd' : d.isSymbolicLink() ? 'l' : 'f'}`);
-      return `${prefix}d:${createHash('sha256').update(names.sort().join('\n')).digest('hex')}`;
+      return `${prefix}d:${names.sort().join('/')}`;
     }
     if (!stat.isFile()) return `${prefix}o:${stat.mode}`;
-    if (stat.size > OUTPUT_CACHE_HASHED_FILE_BYTES) return `${prefix}F:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-    return `${prefix}f:${createHash('sha256').update(calls.readFileSync(p)).digest('hex')}`;
+    if (stat.size > OUTPUT_CACHE_COMPARED_FILE_BYTES) return `${prefix}F:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    // The content itself (bytes as latin1 characters, one to one): compared whole, no hash to trust.
+    return `${prefix}f:${calls.readFileSync(p, 'latin1')}`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `error:${code ?? 'unknown'}`;

@@ -8,7 +8,7 @@ import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
-import { CODE_DIRS, FORMAT, LOCK_FILE, fingerprintOf, originalFs, type CacheEntry, type PathUse } from './output-cache.js';
+import { CODE_DIRS, FORMAT, LOCK_FILE, envFingerprint, fingerprintOf, originalFs, type CacheEntry, type OutputCacheSlot, type PathUse } from './output-cache.js';
 import { outputCacheBlocked } from './output-cache-guard.js';
 
 /** fs functions whose first argument is a path the command depends on (sync, callback and promise forms). */
@@ -27,7 +27,7 @@ export interface OutputRecording {
  * Starts recording what the command depends on (until finish). The cache directory is made first,
  * so that making it does not change a listing the command reads.
  */
-export function recordOutput(file: string): OutputRecording {
+export function recordOutput({ file, key }: OutputCacheSlot): OutputRecording {
   const files = new Map<string, string>();
   const envRead = new Map<string, string | null>();
   let problem: string | undefined;
@@ -98,7 +98,7 @@ export function recordOutput(file: string): OutputRecording {
 
   const realEnv = process.env;
   const readVar = (name: string | symbol) => {
-    if (typeof name === 'string' && !envRead.has(name)) envRead.set(name, realEnv[name] ?? null);
+    if (typeof name === 'string' && !envRead.has(name)) envRead.set(name, envFingerprint(name, realEnv[name]));
   };
   process.env = new Proxy(realEnv, {
     get(target, name) {
@@ -131,7 +131,7 @@ export function recordOutput(file: string): OutputRecording {
       module.syncBuiltinESMExports();
       if (problem !== undefined || outputCacheBlocked() !== undefined || exitCode !== 0 || stderr !== '') return;
       files.set(`entry:${LOCK_FILE}`, fingerprintOf(LOCK_FILE, 'entry', originalFs));
-      const entry: CacheEntry = { format: FORMAT, key: path.basename(file, '.json'), env: Object.fromEntries(envRead), files: Object.fromEntries(files), stdout };
+      const entry: CacheEntry = { format: FORMAT, key, env: Object.fromEntries(envRead), files: Object.fromEntries(files), stdout };
       const text = JSON.stringify(entry);
       if (text.length > OUTPUT_CACHE_MAX_FILE_BYTES) return;
       // Atomic: a reader sees the old entry or the new one, never half of one.
