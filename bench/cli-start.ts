@@ -1,7 +1,7 @@
 // Start-up of the built `ptc` command as users run it (dist/cli/main.js, issues 11 and 27): `ptc
-// --help`, `ptc --version`, `ptc tools`, `ptc sdk` and a trivial `ptc exec`, each as a median wall
-// time and a ratio to `node -e 0` measured in the same run, in turns so load drifts hit every command
-// alike, judged against issue 27's targets. Also counts that load does not blur: the modules each
+// --help`, `ptc --version`, `ptc tools`, `ptc sdk` (answered from the output cache, and with it
+// off) and a trivial `ptc exec`, each as a median wall time and a ratio to `node -e 0` measured in
+// the same run, in turns so load drifts hit every command alike, judged against issue 27's targets. Also counts that load does not blur: the modules each
 // command loads (ESM and CommonJS files, node: built-ins not counted), and the processes a trivial
 // `ptc exec` starts (when strace is installed). Build first: `npm run build`.
 // Run alone: `npm run bench:cli` (BENCH_CLI_SAMPLES=n for more turns than 11).
@@ -128,13 +128,13 @@ export async function cliStartRows(): Promise<string[][]> {
       return [`CLI start-up: ${c.label}, built dist/`, `${medians[k]!.toFixed(0)} ms`, `${ratio.toFixed(2)}x`, ...goal];
     });
     for (const [label, args, extra] of [
-      ['ptc --help', ['--help'], {}],
-      ['ptc tools', ['tools'], {}],
-      ['ptc sdk', ['sdk'], {}],
-      ['ptc tools` with the output cache off (`PTC_NO_OUTPUT_CACHE=1', ['tools'], { PTC_NO_OUTPUT_CACHE: '1' }],
-      ['a trivial ptc exec', ['exec', 'trivial.ts'], {}],
+      ['`ptc --help`', ['--help'], {}],
+      ['`ptc tools`', ['tools'], {}],
+      ['`ptc sdk`', ['sdk'], {}],
+      ['`ptc tools` with the output cache off', ['tools'], { PTC_NO_OUTPUT_CACHE: '1' }],
+      ['a trivial `ptc exec`', ['exec', 'trivial.ts'], {}],
     ] as const) {
-      rows.push([`CLI start-up: modules \`${label}\` loads (ESM and CommonJS files)`, String(modulesLoaded(args, { ...env, ...extra }, dir, aux)), '']);
+      rows.push([`CLI start-up: modules ${label} loads (ESM and CommonJS files)`, String(modulesLoaded(args, { ...env, ...extra }, dir, aux)), '']);
     }
     const started = processesStarted(['exec', 'trivial.ts'], env, dir, aux);
     rows.push([
