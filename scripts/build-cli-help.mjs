@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { renderAllHelp, PRECOMPUTED_HELP_WIDTH } = await import(join(root, 'dist/cli/help-text.js'));
-const { buildStamp, HELP_FILE } = await import(join(root, 'dist/cli/fast-start.js'));
-const file = { stamp: buildStamp(), width: PRECOMPUTED_HELP_WIDTH, texts: await renderAllHelp(PRECOMPUTED_HELP_WIDTH) };
+const { helpStamp, HELP_FILE } = await import(join(root, 'dist/cli/fast-start.js'));
+const file = { stamp: helpStamp(), width: PRECOMPUTED_HELP_WIDTH, texts: await renderAllHelp(PRECOMPUTED_HELP_WIDTH) };
 // Atomic: a half-written file would be read as no file, but never leave one.
 writeFileSync(`${HELP_FILE}.tmp`, JSON.stringify(file));
 renameSync(`${HELP_FILE}.tmp`, HELP_FILE);

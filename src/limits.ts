@@ -393,6 +393,12 @@ export const QUEUE_FOLLOW_POLL_MS = 1_000;
 /** A session log travels back in the job's return value when it compresses to at most this many bytes; a larger one stays on the worker. */
 export const QUEUE_MAX_INLINE_SESSION_BYTES = 1024 * 1024;
 /**
+ * How much later than dist/cli/help.json a CLI module may have been written and the precomputed
+ * `--help` still be used, in ms (src/cli/fast-start.ts): an install writes them all within moments;
+ * a `tsc` run without the help step comes later than this.
+ */
+export const PRECOMPUTED_HELP_SLACK_MS = 60_000;
+/**
  * The CLI's output cache (`ptc tools`, `ptc sdk`; src/cli/output-cache.ts): a file it depends on is
  * compared by its content up to this size in bytes, by size, mtime and inode past it.
  */

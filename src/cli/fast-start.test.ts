@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildStamp, fastAnswer } from './fast-start.js';
+import { fastAnswer, helpStamp } from './fast-start.js';
 
 // A built CLI's layout in a temp dir: <root>/package.json, <root>/dist/limits.js, <root>/dist/cli/*.js.
 let root: string;
 let cliDir: string;
 const pipe = { isTTY: false };
 
-function writeHelp(texts: Record<string, string>, stamp = buildStamp(cliDir), width = 80): void {
+function writeHelp(texts: Record<string, string>, stamp = helpStamp(cliDir), width = 80): void {
   fs.writeFileSync(path.join(cliDir, 'help.json'), JSON.stringify({ stamp, width, texts }));
 }
 
@@ -53,7 +53,7 @@ describe('fastAnswer', () => {
     expect(fastAnswer(['--help'], { isTTY: true, columns: 80 }, cliDir)).toBe('root help\n');
   });
 
-  it('ignores a help file of another build: a module rewritten or added after it was made', () => {
+  it('ignores a help file of another build: a module of another size, added, or written well after it', () => {
     writeHelp({ '': 'root help\n' });
     expect(fastAnswer(['--help'], pipe, cliDir)).toBe('root help\n');
     fs.writeFileSync(path.join(cliDir, 'commands', 'exec.js'), 'export const changed = 1;\n');
@@ -61,13 +61,27 @@ describe('fastAnswer', () => {
     writeHelp({ '': 'root help\n' });
     fs.writeFileSync(path.join(cliDir, 'commands', 'new.js'), 'export {};\n');
     expect(fastAnswer(['--help'], pipe, cliDir)).toBeUndefined();
+    // The same size, written an hour after the help file (tsc alone, without the help step).
+    writeHelp({ '': 'root help\n' });
+    fs.writeFileSync(path.join(cliDir, 'main.js'), 'export {}; \n'.slice(0, 11));
+    const later = new Date(Date.now() + 3_600_000);
+    fs.utimesSync(path.join(cliDir, 'main.js'), later, later);
+    expect(fastAnswer(['--help'], pipe, cliDir)).toBeUndefined();
+  });
+
+  it('answers in an installed copy, whose files all carry the moments of the install in any order', () => {
+    writeHelp({ '': 'root help\n' });
+    // The help file extracted first, the modules a second later.
+    const soon = new Date(Date.now() + 1_000);
+    for (const file of ['main.js', 'commands/exec.js']) fs.utimesSync(path.join(cliDir, file), soon, soon);
+    expect(fastAnswer(['--help'], pipe, cliDir)).toBe('root help\n');
   });
 
   it('ignores a missing, corrupt or malformed help file', () => {
     expect(fastAnswer(['--help'], pipe, cliDir)).toBeUndefined();
     fs.writeFileSync(path.join(cliDir, 'help.json'), '{"stamp": "x", "wid');
     expect(fastAnswer(['--help'], pipe, cliDir)).toBeUndefined();
-    fs.writeFileSync(path.join(cliDir, 'help.json'), JSON.stringify({ stamp: buildStamp(cliDir), width: 80, texts: null }));
+    fs.writeFileSync(path.join(cliDir, 'help.json'), JSON.stringify({ stamp: helpStamp(cliDir), width: 80, texts: null }));
     expect(fastAnswer(['--help'], pipe, cliDir)).toBeUndefined();
   });
 });

@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PRECOMPUTED_HELP_SLACK_MS } from '../limits.js';
 
 /** What dist/cli/help.json holds. */
 export interface HelpFile {
-  /** buildStamp() of the build the texts were made from. */
+  /** helpStamp() of the build the texts were made from. */
   readonly stamp: string;
   readonly width: number;
   readonly texts: Readonly<Record<string, string>>;
@@ -20,24 +21,57 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const HELP_FILE_NAME = 'help.json';
 export const HELP_FILE = path.join(here, HELP_FILE_NAME);
 
-/**
- * The identity of the built CLI: size and modification time of every module under dist/cli and of
- * dist/limits.js. A build rewrites them all, so a help file (or a cached output, output-cache.ts)
- * made from another build does not match.
- */
-export function buildStamp(cliDir: string = here): string {
-  const parts: string[] = [];
+/** The modules of the built CLI: every .js under dist/cli, and dist/limits.js. */
+function builtModules(cliDir: string): { rel: string; size: number; mtimeMs: number }[] {
   const entries = fs.readdirSync(cliDir, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile() && e.name.endsWith('.js')).map((e) => path.join(e.parentPath, e.name));
-  for (const file of [...files.sort(), path.join(cliDir, '..', 'limits.js')]) {
+  return [...files.sort(), path.join(cliDir, '..', 'limits.js')].map((file) => {
+    const rel = path.relative(cliDir, file);
     try {
       const s = fs.statSync(file);
-      parts.push(`${path.relative(cliDir, file)}:${s.size}:${s.mtimeMs}`);
+      return { rel, size: s.size, mtimeMs: s.mtimeMs };
     } catch {
-      parts.push(`${path.relative(cliDir, file)}:missing`);
+      return { rel, size: -1, mtimeMs: 0 };
     }
+  });
+}
+
+/**
+ * The identity of this copy of the built CLI: size and modification time of each module. A build
+ * rewrites them all, so an output cached by another build (output-cache.ts) does not match; an
+ * installed package keeps the times of its install.
+ */
+export function buildStamp(cliDir: string = here): string {
+  return builtModules(cliDir)
+    .map((m) => `${m.rel}:${m.size}:${m.mtimeMs}`)
+    .join('\n');
+}
+
+/**
+ * What a help file is checked against: the modules' names and sizes (the same in the tree that
+ * built it and in a package installed from it, whose times are the install's).
+ */
+export function helpStamp(cliDir: string = here): string {
+  return builtModules(cliDir)
+    .map((m) => `${m.rel}:${m.size}`)
+    .join('\n');
+}
+
+/**
+ * Whether the help file was made from the modules there now: the same names and sizes, and none
+ * written more than PRECOMPUTED_HELP_SLACK_MS after it (a `tsc` without the help step; an install
+ * writes them all within moments, in no set order).
+ */
+function helpIsCurrent(help: HelpFile, file: string, cliDir: string): boolean {
+  const modules = builtModules(cliDir);
+  if (help.stamp !== modules.map((m) => `${m.rel}:${m.size}`).join('\n')) return false;
+  let madeAt: number;
+  try {
+    madeAt = fs.statSync(file).mtimeMs;
+  } catch {
+    return false;
   }
-  return parts.join('\n');
+  return modules.every((m) => m.mtimeMs <= madeAt + PRECOMPUTED_HELP_SLACK_MS);
 }
 
 /** The text to print for `args`, or undefined when commander must answer. */
@@ -50,13 +84,14 @@ export function fastAnswer(
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) return `${packageVersionOf(path.join(cliDir, '../../package.json'))}\n`;
   const key = helpKey(args);
   if (key === undefined) return undefined;
-  const help = readHelpFile(path.join(cliDir, HELP_FILE_NAME));
+  const file = path.join(cliDir, HELP_FILE_NAME);
+  const help = readHelpFile(file);
   if (help === undefined) return undefined;
   // commander wraps to the terminal's width (and to 80 when stdout is not a terminal).
   const width = stdout.isTTY ? stdout.columns : undefined;
   if ((width ?? help.width) !== help.width) return undefined;
   const text = help.texts[key];
-  if (text === undefined || help.stamp !== buildStamp(cliDir)) return undefined;
+  if (text === undefined || !helpIsCurrent(help, file, cliDir)) return undefined;
   return text;
 }
 

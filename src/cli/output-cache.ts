@@ -26,12 +26,22 @@ import { buildStamp } from './fast-start.js';
 const CACHED_COMMANDS = new Set(['tools', 'sdk']);
 /** Flags that bring in code or servers the recording cannot watch (plugin modules' imports, MCP answers). */
 const UNCACHED_FLAGS = ['--plugin', '--mcp-config'];
-export const FORMAT = 4;
+export const FORMAT = 5;
 
-/** Our own code and its dependencies: covered by the build stamp and npm's lock file, not recorded. */
+/**
+ * Code, not recorded: our own modules (the build stamp covers them) and anything under a
+ * node_modules folder (packages change with an install, which rewrites npm's lock files below;
+ * a preset row naming a package is not cached at all, commands.ts).
+ */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CODE_DIRS = [path.join(packageRoot, 'dist') + path.sep, path.join(packageRoot, 'node_modules') + path.sep];
-export const LOCK_FILE = path.join(packageRoot, 'node_modules', '.package-lock.json');
+export function isCode(p: string): boolean {
+  return p.startsWith(path.join(packageRoot, 'dist') + path.sep) || p.includes(`${path.sep}node_modules${path.sep}`);
+}
+/** npm's record of an install: a clone's, or that of the node_modules we are installed in. */
+export const LOCK_FILES = [
+  path.join(packageRoot, 'node_modules', '.package-lock.json'),
+  ...(path.basename(path.dirname(packageRoot)) === 'node_modules' ? [path.join(path.dirname(packageRoot), '.package-lock.json')] : []),
+];
 
 export interface CachedOutput {
   readonly stdout: string;

@@ -8,7 +8,7 @@ import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
-import { CODE_DIRS, FORMAT, LOCK_FILE, envFingerprint, fingerprintOf, originalFs, type CacheEntry, type OutputCacheSlot, type PathUse } from './output-cache.js';
+import { FORMAT, LOCK_FILES, envFingerprint, isCode, fingerprintOf, originalFs, type CacheEntry, type OutputCacheSlot, type PathUse } from './output-cache.js';
 import { outputCacheBlocked } from './output-cache-guard.js';
 
 /** fs functions whose first argument is a path the command depends on (sync, callback and promise forms). */
@@ -41,7 +41,11 @@ export function recordOutput({ file, key }: OutputCacheSlot): OutputRecording {
     block('no cache directory');
   }
 
+  // fingerprintOf's own reads go through fs's exported functions inside Node (readFileSync calls
+  // fs.openSync): they are not the command's.
+  let fingerprinting = false;
   const note = (target: unknown, use: PathUse) => {
+    if (fingerprinting) return;
     let p: string;
     if (typeof target === 'string') p = target;
     else if (target instanceof URL) p = fileURLToPath(target);
@@ -49,9 +53,14 @@ export function recordOutput({ file, key }: OutputCacheSlot): OutputRecording {
     else return; // a file descriptor: its path was noted when it was opened
     p = path.resolve(p);
     const used = `${use}:${p}`;
-    if (files.has(used) || CODE_DIRS.some((d) => p.startsWith(d)) || p.startsWith(dir + path.sep)) return;
+    if (files.has(used) || isCode(p) || p.startsWith(dir + path.sep)) return;
     if (files.size >= OUTPUT_CACHE_MAX_DEPENDENCIES) return block('too many files');
-    files.set(used, fingerprintOf(p, use, originalFs));
+    fingerprinting = true;
+    try {
+      files.set(used, fingerprintOf(p, use, originalFs));
+    } finally {
+      fingerprinting = false;
+    }
   };
 
   const restores: (() => void)[] = [];
@@ -130,7 +139,7 @@ export function recordOutput({ file, key }: OutputCacheSlot): OutputRecording {
       for (const restore of restores.reverse()) restore();
       module.syncBuiltinESMExports();
       if (problem !== undefined || outputCacheBlocked() !== undefined || exitCode !== 0 || stderr !== '') return;
-      files.set(`entry:${LOCK_FILE}`, fingerprintOf(LOCK_FILE, 'entry', originalFs));
+      for (const lock of LOCK_FILES) files.set(`entry:${lock}`, fingerprintOf(lock, 'entry', originalFs));
       const entry: CacheEntry = { format: FORMAT, key, env: Object.fromEntries(envRead), files: Object.fromEntries(files), stdout };
       const text = JSON.stringify(entry);
       if (text.length > OUTPUT_CACHE_MAX_FILE_BYTES) return;
