@@ -405,5 +405,7 @@ export const PRECOMPUTED_HELP_SLACK_MS = 60_000;
 export const OUTPUT_CACHE_COMPARED_FILE_BYTES = 64 * 1024;
 /** Paths one cached output may depend on; a command that touches more is not cached. */
 export const OUTPUT_CACHE_MAX_DEPENDENCIES = 2_000;
+/** Entries kept in the output cache directory; a miss that writes one removes the oldest past it. */
+export const OUTPUT_CACHE_MAX_ENTRIES = 200;
 /** A cached output file larger than this, in bytes, is neither written nor read. */
 export const OUTPUT_CACHE_MAX_FILE_BYTES = 8 * 1024 * 1024;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
+import { OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_ENTRIES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
 import { FORMAT, LOCK_FILES, envFingerprint, isCode, fingerprintOf, originalFs, type CacheEntry, type OutputCacheSlot, type PathUse } from './output-cache.js';
 import { outputCacheBlocked } from './output-cache-guard.js';
 
@@ -151,6 +151,19 @@ export function recordOutput({ file, key }: OutputCacheSlot): OutputRecording {
       } catch {
         fs.rmSync(temp, { force: true });
       }
+      pruneEntries(dir);
     },
   };
+}
+
+/** Keeps the newest OUTPUT_CACHE_MAX_ENTRIES entries: each build and working directory makes its own. */
+function pruneEntries(dir: string): void {
+  try {
+    const entries = fs.readdirSync(dir).filter((name) => name.endsWith('.json'));
+    if (entries.length <= OUTPUT_CACHE_MAX_ENTRIES) return;
+    const byAge = entries.map((name) => ({ name, at: fs.statSync(path.join(dir, name)).mtimeMs })).sort((a, b) => b.at - a.at);
+    for (const { name } of byAge.slice(OUTPUT_CACHE_MAX_ENTRIES)) fs.rmSync(path.join(dir, name), { force: true });
+  } catch {
+    // Another command pruning at the same time, or an unreadable entry: the next miss tries again.
+  }
 }

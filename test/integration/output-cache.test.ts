@@ -172,6 +172,26 @@ describe('the output cache of ptc tools and ptc sdk', () => {
     for (const file of made) expect(JSON.parse(fs.readFileSync(path.join(cacheDir(), file), 'utf8'))).toMatchObject({ stdout: expected.stdout });
   });
 
+  it('keeps the newest 200 entries: a miss that writes one removes the oldest past that', () => {
+    const ws = freshWorkspace();
+    fs.mkdirSync(cacheDir(), { recursive: true });
+    const old = new Date(Date.now() - 86_400_000);
+    for (let i = 0; i < 205; i++) {
+      const file = path.join(cacheDir(), `old-${i}.json`);
+      fs.writeFileSync(file, '{}');
+      fs.utimesSync(file, old, old);
+    }
+    const before = new Set(entries());
+    expect(ptc(['tools'], ws).code).toBe(0);
+    const after = entries();
+    expect(after.length).toBe(200);
+    // The new entry is among them, and it answers the next run.
+    expect(after.filter((file) => !before.has(file))).toHaveLength(1);
+    poisonEntries('remembered\n');
+    expect(ptc(['tools'], ws).stdout).toBe('remembered\n');
+    for (const file of entries()) if (file.startsWith('old-')) fs.rmSync(path.join(cacheDir(), file));
+  });
+
   it('does not remember a command with --plugin or --mcp-config, or one that failed', () => {
     const ws = freshWorkspace();
     const before = entries().length;
