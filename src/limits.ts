@@ -392,20 +392,3 @@ export const QUEUE_DISCOVER_INTERVAL_MS = 2_000;
 export const QUEUE_FOLLOW_POLL_MS = 1_000;
 /** A session log travels back in the job's return value when it compresses to at most this many bytes; a larger one stays on the worker. */
 export const QUEUE_MAX_INLINE_SESSION_BYTES = 1024 * 1024;
-/**
- * How much later than dist/cli/help.json a CLI module may have been written and the precomputed
- * `--help` still be used, in ms (src/cli/fast-start.ts): an install writes them all within moments;
- * a `tsc` run without the help step comes later than this.
- */
-export const PRECOMPUTED_HELP_SLACK_MS = 60_000;
-/**
- * The CLI's output cache (`ptc tools`, `ptc sdk`; src/cli/output-cache.ts): a file it depends on is
- * compared by its content up to this size in bytes, by size, mtime and inode past it.
- */
-export const OUTPUT_CACHE_COMPARED_FILE_BYTES = 64 * 1024;
-/** Paths one cached output may depend on; a command that touches more is not cached. */
-export const OUTPUT_CACHE_MAX_DEPENDENCIES = 2_000;
-/** Entries kept in the output cache directory; a miss that writes one removes the oldest past it. */
-export const OUTPUT_CACHE_MAX_ENTRIES = 200;
-/** A cached output file larger than this, in bytes, is neither written nor read. */
-export const OUTPUT_CACHE_MAX_FILE_BYTES = 8 * 1024 * 1024;

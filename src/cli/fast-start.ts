@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PRECOMPUTED_HELP_SLACK_MS } from '../limits.js';
+import { PRECOMPUTED_HELP_SLACK_MS } from './limits.js';
 
 /** What dist/cli/help.json holds. */
 export interface HelpFile {
@@ -37,13 +37,22 @@ function builtModules(cliDir: string): { rel: string; size: number; mtimeMs: num
 }
 
 /**
- * The identity of this copy of the built CLI: size and modification time of each module. A build
- * rewrites them all, so an output cached by another build (output-cache.ts) does not match; an
- * installed package keeps the times of its install.
+ * The identity of this copy of the built CLI, for the output cache (output-cache.ts): size and
+ * modification time of a few of its modules and of package.json. `tsc` rewrites every module of
+ * dist/ on each build, so these change with any build; an installed package keeps the times of its
+ * install. A few stats, not the whole tree: this is on the path of every cached answer.
  */
 export function buildStamp(cliDir: string = here): string {
-  return builtModules(cliDir)
-    .map((m) => `${m.rel}:${m.size}:${m.mtimeMs}`)
+  const files = ['cli/main.js', 'cli/program.js', 'cli/commands.js', 'harness.js', 'limits.js', '../package.json'];
+  return files
+    .map((rel) => {
+      try {
+        const s = fs.statSync(path.join(cliDir, '..', rel));
+        return `${rel}:${s.size}:${s.mtimeMs}`;
+      } catch {
+        return `${rel}:missing`;
+      }
+    })
     .join('\n');
 }
 

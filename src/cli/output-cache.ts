@@ -18,7 +18,7 @@ import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OUTPUT_CACHE_COMPARED_FILE_BYTES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
+import { OUTPUT_CACHE_COMPARED_FILE_BYTES, OUTPUT_CACHE_MAX_FILE_BYTES } from './limits.js';
 import { ptcHome } from '../ptc-home.js';
 import { buildStamp } from './fast-start.js';
 

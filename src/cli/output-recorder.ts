@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_ENTRIES, OUTPUT_CACHE_MAX_FILE_BYTES } from '../limits.js';
+import { OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_ENTRIES, OUTPUT_CACHE_MAX_FILE_BYTES } from './limits.js';
 import { FORMAT, LOCK_FILES, envFingerprint, isCode, fingerprintOf, originalFs, type CacheEntry, type OutputCacheSlot, type PathUse } from './output-cache.js';
 import { outputCacheBlocked } from './output-cache-guard.js';
 
