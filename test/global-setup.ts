@@ -15,6 +15,8 @@ export default async function setup(): Promise<void> {
       cwd: root,
       stdio: 'inherit',
     });
+    // The rest of `npm run build`: the precomputed --help texts (src/cli/help-text.ts).
+    execFileSync(process.execPath, [path.join(root, 'scripts/build-cli-help.mjs')], { cwd: root, stdio: 'inherit' });
   } catch {
     // tsc still emits what it can. `npm test` type-checks everything before vitest starts, so a type
     // error fails the run there; here it must not stop tests of unrelated files while a change is in

@@ -16,6 +16,9 @@ import { loadPresetWithTrust } from '../trust/trusted-preset.js';
 import { execLanguageOf } from '../ptc-runtime/program-language.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import type { Context } from '../context/context.js';
+import { rowKindOf } from '../presets/row-kind.js';
+import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
+import { blockOutputCache } from './output-cache-guard.js';
 
 export interface CommandOutput {
   readonly stdout: string;
@@ -39,6 +42,7 @@ export interface WorkspaceOptions {
 /** `ptc tools [--json]`: the visible tools with their schemas. */
 export async function runToolsCommand(options: WorkspaceOptions & { json?: boolean }): Promise<CommandOutput> {
   return withHarness(options, (harness) => {
+    guardOutputCache(harness);
     const schemas = harness.tools.schemas();
     if (options.json) {
       const rows = schemas.map((s) => ({ ...s, executionMode: harness.tools.executionMode(s.name, { parent: SDK_PARENT }) }));
@@ -59,6 +63,7 @@ export async function runToolsCommand(options: WorkspaceOptions & { json?: boole
 /** `ptc sdk`: the `tools:sdk` prompt section the model sees (and `tools:ptc-only` after it). */
 export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 'py' }): Promise<CommandOutput> {
   return withHarness(options, (harness) => {
+    guardOutputCache(harness);
     if (harness.preset.mode !== 'ptc') {
       return {
         stdout: '',
@@ -70,6 +75,19 @@ export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 
     const flavour = options.lang === undefined ? {} : { language: options.lang === 'py' ? ('python' as const) : ('typescript' as const) };
     return { stdout: `${renderSdkSection(harness.tools, harness.ctx, flavour)}\n\n${renderPtcOnlySection(harness.tools, harness.ctx)}\n`, exitCode: 0 };
   });
+}
+
+/**
+ * The CLI caches `ptc tools` and `ptc sdk` output with the files and variables it read
+ * (output-cache.ts); a plugin module's own imports and an MCP server's answers are not among them.
+ */
+function guardOutputCache(harness: Harness): void {
+  // A shipped row reads its inputs through node:fs; one that talks to host processes (mcp) does not.
+  const unwatched = harness.preset.rows.find((row) => {
+    const kind = rowKindOf(SHIPPED_ROWS, row.name);
+    return kind === undefined || kind.hostCommands !== undefined;
+  });
+  if (unwatched !== undefined) blockOutputCache(`row ${unwatched.name}`);
 }
 
 /** The harness settings a CLI command takes from its flags (workspace, preset, plugins, deadline, sandbox policy). */

@@ -1,0 +1,21 @@
+// Tunables of the `ptc` command's start-up (docs/benchmarks.md, "CLI start-up"). Their own file, not
+// src/limits.ts: the entry reads them before anything else loads, and that file is a few hundred
+// constants to compile.
+
+/**
+ * How much later than dist/cli/help.json a CLI module may have been written and the precomputed
+ * `--help` still be used, in ms (src/cli/fast-start.ts): an install writes them all within moments;
+ * a `tsc` run without the help step comes later than this.
+ */
+export const PRECOMPUTED_HELP_SLACK_MS = 60_000;
+/**
+ * The CLI's output cache (`ptc tools`, `ptc sdk`; src/cli/output-cache.ts): a file it depends on is
+ * compared by its content up to this size in bytes, by size, mtime and inode past it.
+ */
+export const OUTPUT_CACHE_COMPARED_FILE_BYTES = 64 * 1024;
+/** Paths one cached output may depend on; a command that touches more is not cached. */
+export const OUTPUT_CACHE_MAX_DEPENDENCIES = 2_000;
+/** Entries kept in the output cache directory; a miss that writes one removes the oldest past it. */
+export const OUTPUT_CACHE_MAX_ENTRIES = 200;
+/** A cached output file larger than this, in bytes, is neither written nor read. */
+export const OUTPUT_CACHE_MAX_FILE_BYTES = 8 * 1024 * 1024;
