@@ -10,60 +10,24 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAcpAgent, type AcpAgentOptions } from '../../src/acp/acp-agent.js';
+import { describe, expect, it } from 'vitest';
+import type { AcpAgentOptions } from '../../src/acp/acp-agent.js';
 import { listSessionFiles, readSession } from '../../src/session/index.js';
-import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { reply, type ScriptedReply } from '../fixtures/scripted-openai-server.js';
+import { acpFixture, allowOnce, recordingEditor } from '../helpers/acp-session.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const memoryServerJs = path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
-let workspace: string;
-let sessionDir: string;
-let server: ScriptedServer | undefined;
-const agents: ReturnType<typeof createAcpAgent>[] = [];
-
-beforeEach(() => {
-  workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-ed-ws-')));
-  sessionDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-ed-log-'));
-  fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
-});
-afterEach(async () => {
-  for (const agent of agents.splice(0)) await agent.close();
-  await server?.close();
-  server = undefined;
-  fs.rmSync(workspace, { recursive: true, force: true });
-  fs.rmSync(sessionDir, { recursive: true, force: true });
-});
-
-/** An editor that records session updates and allows every permission request once. */
-function editor() {
-  const updates: acp.SessionUpdate[] = [];
-  const app = acp
-    .client({ name: 'test-editor' })
-    .onNotification(acp.methods.client.session.update, ({ params }) => void updates.push(params.update))
-    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: 'selected', optionId: 'allow' } }));
-  return { updates, app };
-}
+const at = acpFixture('ptc-acp-ed', (workspace) => fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n'));
+const editor = () => recordingEditor(allowOnce);
 
 function agentOn(baseUrl: string, extra: Partial<AcpAgentOptions> = {}) {
-  const agent = createAcpAgent({
-    harness: { preset: 'ptc', sandbox: 'auto' },
-    baseUrl,
-    model: 'scripted',
-    env: {},
-    approve: 'never',
-    sessionDir,
-    version: '0.0.0-test',
-    ...extra,
-  });
-  agents.push(agent);
-  return agent;
+  return at.agent({ harness: { preset: 'ptc', sandbox: 'auto' }, baseUrl, approve: 'never', ...extra });
 }
 
 async function scripted(script: ScriptedReply[]): Promise<string> {
-  server = await startScriptedOpenAIServer(script);
-  return server.baseUrl;
+  return (await at.serve(script)).baseUrl;
 }
 
 const textOf = (updates: acp.SessionUpdate[], kind: 'agent_message_chunk' | 'user_message_chunk') =>
@@ -80,18 +44,18 @@ describe('ptc acp: session/load', () => {
     const first = editor();
     const { sessionId, init } = await first.app.connectWith(agentOn(baseUrl).app, async (ctx) => {
       const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'What is in a.txt?' }] });
       return { sessionId, init };
     });
     expect(init.agentCapabilities).toMatchObject({ loadSession: true, mcpCapabilities: { http: true } });
-    await agents[0]!.close();
+    await at.closeAgents();
 
     // A new process, as after an editor restart: the same session directory, a fresh agent.
     const second = editor();
     const { seenAtLoad, stop } = await second.app.connectWith(agentOn(baseUrl).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+      await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: at.workspace, mcpServers: [] });
       const seenAtLoad = second.updates.length;
       const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'And now?' }] });
       return { seenAtLoad, stop: stopReason };
@@ -111,9 +75,9 @@ describe('ptc acp: session/load', () => {
     expect(stop).toBe('end_turn');
     expect(textOf(second.updates.slice(seenAtLoad), 'agent_message_chunk').join('')).toBe('Still alpha.');
     // The continued turn's request holds the first turn, as `ptc run --resume` builds it.
-    const third = server!.requests[2]!.json as { messages: { role: string }[] };
+    const third = at.server!.requests[2]!.json as { messages: { role: string }[] };
     expect(third.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
-    const files = listSessionFiles(sessionDir);
+    const files = listSessionFiles(at.sessionDir);
     expect(files.map((f) => f.id)).toEqual([sessionId]);
     const { events } = readSession(files[0]!.file);
     expect(events.filter((e) => e.type === 'session/resume')).toHaveLength(1);
@@ -124,7 +88,7 @@ describe('ptc acp: session/load', () => {
     const baseUrl = await scripted([]);
     const error = await editor().app.connectWith(agentOn(baseUrl).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      return ctx.request(acp.methods.agent.session.load, { sessionId: 'no-such-session', cwd: workspace, mcpServers: [] }).catch((e: unknown) => e);
+      return ctx.request(acp.methods.agent.session.load, { sessionId: 'no-such-session', cwd: at.workspace, mcpServers: [] }).catch((e: unknown) => e);
     });
     expect(error).toBeInstanceOf(acp.RequestError);
     expect(error).toMatchObject({ code: -32002, data: { sessionId: 'no-such-session', code: 'CONFIG' } });
@@ -136,26 +100,26 @@ describe('ptc acp: session/load', () => {
     const baseUrl = await scripted([reply.text('Hi.')]);
     const sessionId = await editor().app.connectWith(agentOn(baseUrl).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Hello.' }] });
       return sessionId;
     });
-    await agents[0]!.close();
+    await at.closeAgents();
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-ed-other-'));
     try {
       const { wrongCwd, loaded, busy } = await editor().app.connectWith(agentOn(baseUrl).app, async (ctx) => {
         await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
         const wrongCwd = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: elsewhere, mcpServers: [] }).catch((e: unknown) => e);
-        const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+        const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: at.workspace, mcpServers: [] });
         // A second agent (another editor window, another process) cannot take the same session meanwhile.
         const busy = await editor().app.connectWith(agentOn(baseUrl).app, async (other) => {
           await other.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-          return other.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] }).catch((e: unknown) => e);
+          return other.request(acp.methods.agent.session.load, { sessionId, cwd: at.workspace, mcpServers: [] }).catch((e: unknown) => e);
         });
         return { wrongCwd, loaded, busy };
       });
       expect(wrongCwd).toMatchObject({ code: -32602, data: { code: 'CONFIG' } });
-      expect((wrongCwd as Error).message).toContain(workspace);
+      expect((wrongCwd as Error).message).toContain(at.workspace);
       expect((wrongCwd as Error).message).toContain(elsewhere);
       // The load answer names the session's modes (docs/plan-mode.md).
       expect(loaded).toEqual({ modes: expect.objectContaining({ currentModeId: 'default' }) });
@@ -177,14 +141,14 @@ describe("ptc acp: the editor's MCP servers", () => {
     const stop = await ed.app.connectWith(agentOn(baseUrl).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: workspace,
-        mcpServers: [{ name: 'memory', command: process.execPath, args: [memoryServerJs], env: [{ name: 'MEMORY_FILE_PATH', value: path.join(workspace, 'memory.jsonl') }] }],
+        cwd: at.workspace,
+        mcpServers: [{ name: 'memory', command: process.execPath, args: [memoryServerJs], env: [{ name: 'MEMORY_FILE_PATH', value: path.join(at.workspace, 'memory.jsonl') }] }],
       });
       return (await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Remember Ada.' }] })).stopReason;
     });
     expect(stop).toBe('end_turn');
     // The model saw the server's tools in the SDK of its first request.
-    expect(JSON.stringify(server!.requests[0]!.json)).toContain('memory__read_graph');
+    expect(JSON.stringify(at.server!.requests[0]!.json)).toContain('memory__read_graph');
     const last = ed.updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'm1').at(-1);
     expect(last).toMatchObject({ status: 'completed', rawOutput: { isError: false } });
     expect(JSON.stringify(last)).toContain('wrote the first program');
@@ -196,7 +160,7 @@ describe("ptc acp: the editor's MCP servers", () => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
       return ctx
         .request(acp.methods.agent.session.new, {
-          cwd: workspace,
+          cwd: at.workspace,
           mcpServers: [{ name: 'broken', command: process.execPath, args: ['-e', "process.stderr.write('cannot open the index\\n'); process.exit(3)"], env: [] }],
         })
         .catch((e: unknown) => e);
@@ -219,16 +183,16 @@ describe('ptc acp: diffs and plans', () => {
     const ed = editor();
     await ed.app.connectWith(agentOn(baseUrl).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Write.' }] });
     });
     const last = ed.updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'w1').at(-1);
     expect(last).toMatchObject({ status: 'completed' });
     const diffs = (last as { content: acp.ToolCallContent[] }).content.filter((c) => c.type === 'diff');
     expect(diffs).toEqual([
-      { type: 'diff', path: path.join(workspace, 'new.txt'), oldText: null, newText: 'fresh\n' },
-      { type: 'diff', path: path.join(workspace, 'a.txt'), oldText: 'alpha\n', newText: 'beta\n' },
-      { type: 'diff', path: path.join(workspace, 'a.txt'), oldText: 'beta\n', newText: 'gamma\n' },
+      { type: 'diff', path: path.join(at.workspace, 'new.txt'), oldText: null, newText: 'fresh\n' },
+      { type: 'diff', path: path.join(at.workspace, 'a.txt'), oldText: 'alpha\n', newText: 'beta\n' },
+      { type: 'diff', path: path.join(at.workspace, 'a.txt'), oldText: 'beta\n', newText: 'gamma\n' },
     ]);
   });
 
@@ -244,12 +208,12 @@ describe('ptc acp: diffs and plans', () => {
     const ed = editor();
     await ed.app.connectWith(agentOn(baseUrl, { harness: { preset: 'standard', sandbox: 'auto' } }).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Write c.' }] });
     });
     const end = (id: string) => ed.updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === id).at(-1) as { status: string; content: acp.ToolCallContent[] };
     expect(end('n1').status).toBe('completed');
-    expect(end('n1').content.filter((c) => c.type === 'diff')).toEqual([{ type: 'diff', path: path.join(workspace, 'c.txt'), oldText: null, newText: 'see\n' }]);
+    expect(end('n1').content.filter((c) => c.type === 'diff')).toEqual([{ type: 'diff', path: path.join(at.workspace, 'c.txt'), oldText: null, newText: 'see\n' }]);
     expect(end('n2').status).toBe('failed');
     expect(end('n2').content.filter((c) => c.type === 'diff')).toEqual([]);
     expect(ed.updates.filter((u) => u.sessionUpdate === 'plan')).toEqual([
@@ -280,7 +244,7 @@ describe('ptc acp: the Zed snippet of docs/acp.md', () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-zed-home-'));
     // `ptc` is the package's bin; the env is the snippet's, plus a home of its own for the session log.
     const child = spawn(process.execPath, [path.join(root, 'dist/cli/main.js'), ...entry.args], {
-      cwd: workspace,
+      cwd: at.workspace,
       env: { PATH: process.env.PATH ?? '', HOME: home, PTC_HOME: home, ...entry.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -291,7 +255,7 @@ describe('ptc acp: the Zed snippet of docs/acp.md', () => {
       const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
       const answered = editor().app.connectWith(stream, async (ctx) => {
         const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-        const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+        const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
         return { init, sessionId };
       });
       const outcome = await Promise.race([answered, exited.then((code) => ({ exitedEarly: code }))]);

@@ -4,66 +4,20 @@
 // choices and the editor's answers are scripted.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAcpAgent } from '../../src/acp/acp-agent.js';
+import { describe, expect, it } from 'vitest';
 import { listSessionFiles, readSession } from '../../src/session/index.js';
-import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { reply, type ScriptedReply } from '../fixtures/scripted-openai-server.js';
+import { acpFixture, recordingEditor } from '../helpers/acp-session.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
-let workspace: string;
-let sessionDir: string;
-let server: ScriptedServer | undefined;
-let agent: ReturnType<typeof createAcpAgent> | undefined;
-
-beforeEach(() => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-ws-'));
-  sessionDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-log-'));
-  fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
-});
-afterEach(async () => {
-  await agent?.close();
-  agent = undefined;
-  await server?.close();
-  server = undefined;
-  fs.rmSync(workspace, { recursive: true, force: true });
-  fs.rmSync(sessionDir, { recursive: true, force: true });
-});
-
-interface Editor {
-  readonly updates: acp.SessionUpdate[];
-  readonly permissions: acp.RequestPermissionRequest[];
-  readonly app: acp.ClientApp;
-}
-
-/** The editor: records session updates, answers permission requests with `answer`. */
-function editor(answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>): Editor {
-  const updates: acp.SessionUpdate[] = [];
-  const permissions: acp.RequestPermissionRequest[] = [];
-  const app = acp
-    .client({ name: 'test-editor' })
-    .onNotification(acp.methods.client.session.update, ({ params }) => void updates.push(params.update))
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-      permissions.push(params);
-      return answer(params);
-    });
-  return { updates, permissions, app };
-}
+const at = acpFixture('ptc-acp', (workspace) => fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n'));
+const editor = recordingEditor;
 
 async function start(script: ScriptedReply[]) {
-  server = await startScriptedOpenAIServer(script);
-  agent = createAcpAgent({
-    harness: { preset: 'ptc', sandbox: 'auto' },
-    baseUrl: server.baseUrl,
-    model: 'scripted',
-    env: {},
-    approve: 'writes',
-    sessionDir,
-    version: '0.0.0-test',
-  });
-  return agent;
+  const server = await at.serve(script);
+  return at.agent({ harness: { preset: 'ptc', sandbox: 'auto' }, baseUrl: server.baseUrl, approve: 'writes' });
 }
 
 describe('ptc acp', () => {
@@ -76,13 +30,13 @@ describe('ptc acp', () => {
     const ed = editor((request) => ({ outcome: { outcome: 'selected', optionId: request.options.find((o) => o.kind === 'allow_once')!.optionId } }));
     const { response, sessionId, init } = await ed.app.connectWith(app, async (ctx) => {
       const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       const response = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Copy a.txt to b.txt in upper case.' }] });
       return { response, sessionId, init };
     });
     expect(init).toMatchObject({ protocolVersion: acp.PROTOCOL_VERSION, agentInfo: { name: 'ptc-harness' } });
     expect(response).toEqual({ stopReason: 'end_turn' });
-    expect(fs.readFileSync(path.join(workspace, 'b.txt'), 'utf8')).toBe('ALPHA');
+    expect(fs.readFileSync(path.join(at.workspace, 'b.txt'), 'utf8')).toBe('ALPHA');
 
     const text = ed.updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u.content.type === 'text' ? u.content.text : '')).join('');
     expect(text).toBe('Copied a.txt to b.txt.');
@@ -99,7 +53,7 @@ describe('ptc acp', () => {
     expect(JSON.stringify(ed.permissions[0]!.toolCall.content)).toContain('tools.write');
 
     // The ACP session is one ptc session log, with the approval logged.
-    const [file] = listSessionFiles(sessionDir);
+    const [file] = listSessionFiles(at.sessionDir);
     expect(file!.id).toBe(sessionId);
     const { events } = readSession(file!.file);
     expect(events.filter((e) => e.type === 'tool/approval')).toMatchObject([{ stage: 'request' }, { stage: 'answer', decision: 'allow', by: 'person' }]);
@@ -114,18 +68,18 @@ describe('ptc acp', () => {
     const ed = editor(() => ({ outcome: { outcome: 'selected', optionId: 'deny' } }));
     const stops = await ed.app.connectWith(app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       const first = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Write x.' }] });
       const second = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'And now?' }] });
       return [first.stopReason, second.stopReason];
     });
     expect(stops).toEqual(['end_turn', 'end_turn']);
-    expect(fs.existsSync(path.join(workspace, 'x.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(at.workspace, 'x.txt'))).toBe(false);
     expect(ed.updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'w1').at(-1)).toMatchObject({ status: 'failed' });
-    expect(JSON.stringify(server!.requests[1]!.json)).toContain('denied by the user');
-    const third = server!.requests[2]!.json as { messages: { role: string }[] };
+    expect(JSON.stringify(at.server!.requests[1]!.json)).toContain('denied by the user');
+    const third = at.server!.requests[2]!.json as { messages: { role: string }[] };
     expect(third.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
-    const { events } = readSession(listSessionFiles(sessionDir)[0]!.file);
+    const { events } = readSession(listSessionFiles(at.sessionDir)[0]!.file);
     expect(events.filter((e) => e.type === 'session/resume')).toHaveLength(1);
   });
 
@@ -136,7 +90,7 @@ describe('ptc acp', () => {
     const ed = editor(() => ({ outcome: { outcome: 'cancelled' } }));
     const stop = await ed.app.connectWith(app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       const prompt = ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Wait.' }] });
       await waitUntil('the run_code tool call', () => ed.updates.some((u) => u.sessionUpdate === 'tool_call'));
       await ctx.notify(acp.methods.agent.session.cancel, { sessionId });

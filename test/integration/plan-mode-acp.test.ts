@@ -6,63 +6,24 @@
 // on loopback; only the model's choices and the editor's answers are scripted.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAcpAgent, type AcpAgentOptions } from '../../src/acp/acp-agent.js';
+import { describe, expect, it } from 'vitest';
+import type { AcpAgentOptions } from '../../src/acp/acp-agent.js';
 import { listSessionFiles, readSession } from '../../src/session/index.js';
-import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { reply, type ScriptedReply } from '../fixtures/scripted-openai-server.js';
+import { acpFixture, recordingEditor } from '../helpers/acp-session.js';
 
-let workspace: string;
-let sessionDir: string;
-let server: ScriptedServer | undefined;
-const agents: ReturnType<typeof createAcpAgent>[] = [];
-
-beforeEach(() => {
-  workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-plan-acp-ws-')));
-  sessionDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-plan-acp-log-'));
-  fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
-});
-afterEach(async () => {
-  for (const agent of agents.splice(0)) await agent.close();
-  await server?.close();
-  server = undefined;
-  fs.rmSync(workspace, { recursive: true, force: true });
-  fs.rmSync(sessionDir, { recursive: true, force: true });
-});
-
-function editor(answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse) {
-  const updates: acp.SessionUpdate[] = [];
-  const permissions: acp.RequestPermissionRequest[] = [];
-  const app = acp
-    .client({ name: 'test-editor' })
-    .onNotification(acp.methods.client.session.update, ({ params }) => void updates.push(params.update))
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-      permissions.push(params);
-      return answer(params);
-    });
-  return { updates, permissions, app };
-}
+const at = acpFixture('ptc-plan-acp', (workspace) => fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n'));
+const editor = recordingEditor;
 
 async function agentOn(script: ScriptedReply[], extra: Partial<AcpAgentOptions> = {}) {
-  server ??= await startScriptedOpenAIServer(script);
-  const agent = createAcpAgent({
-    harness: { preset: 'standard', sandbox: 'auto' },
-    baseUrl: server.baseUrl,
-    model: 'scripted',
-    env: {},
-    approve: 'never',
-    sessionDir,
-    version: '0.0.0-test',
-    ...extra,
-  });
-  agents.push(agent);
-  return agent;
+  const server = await at.serve(script);
+  return at.agent({ harness: { preset: 'standard', sandbox: 'auto' }, baseUrl: server.baseUrl, approve: 'never', ...extra });
 }
 
 type Sent = { tools?: { function: { name: string } }[]; messages: unknown[] };
-const toolsOf = (i: number): string[] => ((server!.requests[i]!.json as Sent).tools ?? []).map((t) => t.function.name);
+const toolsOf = (i: number): string[] => ((at.server!.requests[i]!.json as Sent).tools ?? []).map((t) => t.function.name);
 
 describe('plan mode over ACP', () => {
   it('set_mode plan, the plan approved through request_permission: mode update, the steps as a plan update, the work done', async () => {
@@ -74,7 +35,7 @@ describe('plan mode over ACP', () => {
     const ed = editor(() => ({ outcome: { outcome: 'selected', optionId: 'approve' } }));
     const { created, stop, sessionId } = await ed.app.connectWith(app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const created = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const created = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       await ctx.request(acp.methods.agent.session.setMode, { sessionId: created.sessionId, modeId: 'plan' });
       const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Copy a.txt to b.txt.' }] });
       return { created, stop: stopReason, sessionId: created.sessionId };
@@ -84,7 +45,7 @@ describe('plan mode over ACP', () => {
     expect(toolsOf(0)).toContain('plan_propose');
     expect(toolsOf(0)).not.toContain('write');
     expect(toolsOf(1)).toContain('write');
-    expect(fs.readFileSync(path.join(workspace, 'b.txt'), 'utf8')).toBe('alpha\n');
+    expect(fs.readFileSync(path.join(at.workspace, 'b.txt'), 'utf8')).toBe('alpha\n');
 
     expect(ed.permissions).toHaveLength(1);
     expect(ed.permissions[0]).toMatchObject({
@@ -105,11 +66,11 @@ describe('plan mode over ACP', () => {
 
     // A later connection loads it in the default mode, with the todo list replayed.
     // The first agent lets go of the session (its turn lock) when it closes.
-    await agents.shift()!.close();
+    await at.closeAgents();
     const again = editor(() => ({ outcome: { outcome: 'cancelled' } }));
     const loaded = await again.app.connectWith((await agentOn([])).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      return ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+      return ctx.request(acp.methods.agent.session.load, { sessionId, cwd: at.workspace, mcpServers: [] });
     });
     expect(loaded.modes).toMatchObject({ currentModeId: 'default' });
     expect(again.updates.filter((u) => u.sessionUpdate === 'plan').at(-1)).toMatchObject({ entries: [{ content: 'Read a.txt' }, { content: 'Write b.txt' }] });
@@ -123,30 +84,30 @@ describe('plan mode over ACP', () => {
     const ed = editor(() => ({ outcome: { outcome: 'selected', optionId: 'send-back' }, _meta: { comment: 'never delete a.txt' } }));
     const { created, sessionId } = await ed.app.connectWith(app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const created = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const created = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       await ctx.request(acp.methods.agent.session.prompt, { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Clean up.' }] });
       return { created, sessionId: created.sessionId };
     });
     expect(created.modes).toMatchObject({ currentModeId: 'plan' });
-    expect(JSON.stringify(server!.requests[1]!.json)).toContain('never delete a.txt');
+    expect(JSON.stringify(at.server!.requests[1]!.json)).toContain('never delete a.txt');
     expect(toolsOf(1)).not.toContain('write');
     expect(ed.updates.filter((u) => u.sessionUpdate === 'current_mode_update')).toEqual([]);
-    expect(fs.readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('alpha\n');
+    expect(fs.readFileSync(path.join(at.workspace, 'a.txt'), 'utf8')).toBe('alpha\n');
 
     // Loaded without --plan: the log says plan mode, and the next turn plans.
     // The first agent lets go of the session (its turn lock) when it closes.
-    await agents.shift()!.close();
+    await at.closeAgents();
     const again = editor(() => ({ outcome: { outcome: 'cancelled' } }));
     const loaded = await again.app.connectWith((await agentOn([])).app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+      const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: at.workspace, mcpServers: [] });
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Go on.' }] });
       return loaded;
     });
     expect(loaded.modes).toMatchObject({ currentModeId: 'plan' });
     expect(toolsOf(2)).toContain('plan_propose');
     expect(toolsOf(2)).not.toContain('write');
-    const { events } = readSession(listSessionFiles(sessionDir)[0]!.file);
+    const { events } = readSession(listSessionFiles(at.sessionDir)[0]!.file);
     expect(events.filter((e) => e.type === 'plan/review')).toMatchObject([{ id: 'pp1', decision: 'sent-back', comment: 'never delete a.txt' }]);
   });
 
@@ -155,7 +116,7 @@ describe('plan mode over ACP', () => {
     const ed = editor(() => ({ outcome: { outcome: 'cancelled' } }));
     const error = await ed.app.connectWith(app, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: at.workspace, mcpServers: [] });
       return ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' }).then(
         () => undefined,
         (e: unknown) => e as acp.RequestError,
