@@ -5,53 +5,19 @@
 // choices are scripted. docs/chat.md.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listSessionFiles } from '../../src/session/index.js';
-import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
-import { hasTmux, TmuxTerminal } from '../helpers/tmux-terminal.js';
+import { reply, type ScriptedReply } from '../fixtures/scripted-openai-server.js';
+import { chatTerminals } from '../helpers/chat-terminal.js';
+import { hasTmux } from '../helpers/tmux-terminal.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
 if (!hasTmux) console.warn('Skipping the ptc chat terminal tests: tmux is not installed (apt-get install tmux).');
 
 describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
-  let tmp: string;
-  let workspace: string;
-  let sessions: string;
-  let server: ScriptedServer | undefined;
-  const terminals: TmuxTerminal[] = [];
-
-  beforeEach(() => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-chat-term-'));
-    workspace = path.join(tmp, 'ws');
-    sessions = path.join(tmp, 'sessions');
-    fs.mkdirSync(workspace);
-    fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\nbeta\n');
-  });
-  afterEach(async () => {
-    for (const t of terminals.splice(0)) t.close();
-    await server?.close();
-    server = undefined;
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
-  /** `ptc chat` against a scripted model named deepseek-chat (so the catalog knows its window and price). */
-  const startChat = async (script: ScriptedReply[], env: Record<string, string> = {}, name = 'chat'): Promise<TmuxTerminal> => {
-    server ??= await startScriptedOpenAIServer(script);
-    const vars = Object.entries({ HOME: tmp, PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }).map(([k, v]) => `${k}=${v}`);
-    const command = [
-      `cd ${workspace} && env -u NO_COLOR -u FORCE_COLOR ${vars.join(' ')}`,
-      `${process.execPath} ${bin} chat --base-url ${server.baseUrl} --model deepseek-chat --session-dir ${sessions} --timeout 120000;`,
-      'echo "EXIT=$?"; sleep 60',
-    ].join(' ');
-    const terminal = new TmuxTerminal(tmp, name, command);
-    terminals.push(terminal);
-    await terminal.waitFor('the prompt', /› $/m);
-    return terminal;
-  };
+  const terminal = chatTerminals('ptc-chat-term', (workspace) => fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\nbeta\n'));
+  const startChat = (script: ScriptedReply[], env: Record<string, string> = {}, name = 'chat') =>
+    terminal.start(script, { args: ['--timeout', '120000'], env, name });
 
   it('runs slash commands, completes their names, refuses unknown ones without asking the model, and shows the status line', async () => {
     const chat = await startChat([reply.text('Hello there.', { usage: { promptTokens: 13_107, completionTokens: 100 } })]);
@@ -82,12 +48,12 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     chat.line('/diff');
     await chat.waitFor('no changes yet', /No file changes in this session yet\./);
     // Nothing typed so far was a message.
-    expect(server!.requests).toHaveLength(0);
+    expect(terminal.server!.requests).toHaveLength(0);
 
     // `//` sends one leading slash to the model.
     chat.line('//hello, model');
     await chat.waitFor('the answer', /Hello there\./);
-    const sent = (server!.requests[0]!.json as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'user');
+    const sent = (terminal.server!.requests[0]!.json as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'user');
     expect(JSON.stringify(sent)).toContain('/hello, model');
     expect(JSON.stringify(sent)).not.toContain('//hello');
     // 13,107 + 100 tokens of a 131,072-token window; 13,107 × $0.28/M + 100 × $0.42/M.
@@ -95,7 +61,7 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     chat.line('/cost');
     await chat.waitFor('the cost table', /openai-compatible:deepseek-chat\s+13k in\s+100 out\s+\$0\.0037/);
 
-    const [first] = listSessionFiles(sessions);
+    const [first] = listSessionFiles(terminal.sessions);
     chat.line('/sessions');
     await chat.waitFor('the session list', new RegExp(`^${first!.id}\\s`, 'm'));
     chat.line('/clear');
@@ -106,7 +72,7 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     await chat.waitFor('the refusal to resume the open session', new RegExp(`Session ${first!.id} is the one open`));
     chat.line('/exit');
     await chat.waitFor('the exit code', /EXIT=0/);
-    expect(server!.requests).toHaveLength(1);
+    expect(terminal.server!.requests).toHaveLength(1);
   }, 120_000);
 
   it('switches preset and model for the next message with /preset and /model', async () => {
@@ -121,7 +87,7 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     await chat.waitFor('the switched model', /^model openai-compatible:deepseek-reasoner from the next message on$/m);
     chat.line('Second.');
     await chat.waitFor('the second status line', /── preset minimal · openai-compatible:deepseek-reasoner · /);
-    const [first, second] = server!.requests.map((r) => r.json as { model: string; tools: { function: { name: string } }[] });
+    const [first, second] = terminal.server!.requests.map((r) => r.json as { model: string; tools: { function: { name: string } }[] });
     const tools = (body: typeof first) => body!.tools.map((t) => t.function.name);
     expect(first!.model).toBe('deepseek-chat');
     expect(tools(first)).toContain('run_code');
@@ -176,7 +142,7 @@ describe.skipIf(!hasTmux)('ptc chat on a terminal', () => {
     // The progress line names the sub-call's file; the diff of what was written follows.
     expect(after).toMatch(/ {6}· edit a\.txt\n {8}--- a\/a\.txt\n {8}\+\+\+ b\/a\.txt\n {8}@@ -1,2 \+1,2 @@\n {9}alpha\n {8}-beta\n {8}\+gamma\\u001b\[2J\n  ✓ run_code/);
     expect(after.match(/^\s+-beta$/gm)).toHaveLength(2);
-    expect(fs.readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('alpha\ngamma\u001b[2J\n');
+    expect(fs.readFileSync(path.join(terminal.workspace, 'a.txt'), 'utf8')).toBe('alpha\ngamma\u001b[2J\n');
 
     chat.line('/diff');
     await chat.waitFor('the session diff', /-beta/, 3);

@@ -5,16 +5,13 @@
 // its log ended in. The built binary, a real model server on loopback; only the model's choices are scripted.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listSessionFiles, readSession } from '../../src/session/index.js';
-import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
-import { hasTmux, TmuxTerminal } from '../helpers/tmux-terminal.js';
+import { reply, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { chatTerminals } from '../helpers/chat-terminal.js';
+import { hasTmux } from '../helpers/tmux-terminal.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
 if (!hasTmux) console.warn('Skipping the plan-mode chat tests: tmux is not installed (apt-get install tmux).');
 
 type Sent = { tools?: { function: { name: string } }[]; messages: { role: string; content: unknown }[] };
@@ -22,39 +19,9 @@ const toolsOf = (server: ScriptedServer, i: number): string[] => ((server.reques
 const messagesOf = (server: ScriptedServer, i: number): string => JSON.stringify((server.requests[i]!.json as Sent).messages);
 
 describe.skipIf(!hasTmux)('plan mode in ptc chat on a terminal', () => {
-  let tmp: string;
-  let workspace: string;
-  let sessions: string;
-  let server: ScriptedServer | undefined;
-  const terminals: TmuxTerminal[] = [];
-
-  beforeEach(() => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-plan-chat-'));
-    workspace = path.join(tmp, 'ws');
-    sessions = path.join(tmp, 'sessions');
-    fs.mkdirSync(workspace);
-    fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
-  });
-  afterEach(async () => {
-    for (const t of terminals.splice(0)) t.close();
-    await server?.close();
-    server = undefined;
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
-  const startChat = async (script: ScriptedReply[], args: string, name: string): Promise<TmuxTerminal> => {
-    server ??= await startScriptedOpenAIServer(script);
-    const vars = Object.entries({ HOME: tmp, PATH: process.env['PATH'] ?? '/usr/bin:/bin', NO_COLOR: '1' }).map(([k, v]) => `${k}=${v}`);
-    const command = [
-      `cd ${workspace} && env ${vars.join(' ')}`,
-      `${process.execPath} ${bin} chat --preset standard --approve never --base-url ${server.baseUrl} --model deepseek-chat --session-dir ${sessions} ${args};`,
-      'echo "EXIT=$?"; sleep 60',
-    ].join(' ');
-    const terminal = new TmuxTerminal(tmp, name, command);
-    terminals.push(terminal);
-    await terminal.waitFor('the prompt', /› $/m);
-    return terminal;
-  };
+  const terminal = chatTerminals('ptc-plan-chat', (workspace) => fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n'));
+  const startChat = (script: ScriptedReply[], args: string, name: string) =>
+    terminal.start(script, { args: ['--preset', 'standard', '--approve', 'never', ...args.split(' ').filter(Boolean)], env: { NO_COLOR: '1' }, name });
 
   it('an approved plan becomes the todo list, plan mode ends and the work starts; the log has it all', async () => {
     const chat = await startChat(
@@ -76,19 +43,19 @@ describe.skipIf(!hasTmux)('plan mode in ptc chat on a terminal', () => {
     await chat.waitFor('the approval note', /plan approved: plan mode is off/);
     await chat.waitFor('the todo list', /Plan: 0 of 2 done\n\s+\[ \] Write notes\.txt\n\s+\[ \] Report back/);
     await chat.waitFor('the answer', /All done\./);
-    expect(fs.readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('notes\n');
+    expect(fs.readFileSync(path.join(terminal.workspace, 'notes.txt'), 'utf8')).toBe('notes\n');
 
     // The first request planned (no write tools, plan_propose offered); the next one works.
-    expect(toolsOf(server!, 0)).toContain('plan_propose');
-    expect(toolsOf(server!, 0)).not.toContain('write');
-    expect(toolsOf(server!, 0)).not.toContain('edit');
-    expect(toolsOf(server!, 1)).toContain('write');
-    expect(toolsOf(server!, 1)).not.toContain('plan_propose');
-    expect(messagesOf(server!, 1)).toMatch(/approved the plan/);
+    expect(toolsOf(terminal.server!, 0)).toContain('plan_propose');
+    expect(toolsOf(terminal.server!, 0)).not.toContain('write');
+    expect(toolsOf(terminal.server!, 0)).not.toContain('edit');
+    expect(toolsOf(terminal.server!, 1)).toContain('write');
+    expect(toolsOf(terminal.server!, 1)).not.toContain('plan_propose');
+    expect(messagesOf(terminal.server!, 1)).toMatch(/approved the plan/);
 
     chat.line('/exit');
     await chat.waitFor('the exit code', /EXIT=0/);
-    const [file] = listSessionFiles(sessions);
+    const [file] = listSessionFiles(terminal.sessions);
     const events = readSession(file!.file).events;
     const planned = events.filter((e) => e.type === 'plan/mode' || e.type === 'plan/review');
     expect(planned).toMatchObject([
@@ -113,9 +80,9 @@ describe.skipIf(!hasTmux)('plan mode in ptc chat on a terminal', () => {
     await chat.waitFor('the review question', /\[y\] approve and start/);
     chat.line('keep the first line as it is');
     await chat.waitFor('the answer', /I will revise the plan\./);
-    expect(messagesOf(server!, 1)).toContain('keep the first line as it is');
-    expect(messagesOf(server!, 1)).toMatch(/Plan mode stays on/);
-    expect(toolsOf(server!, 1)).not.toContain('write');
+    expect(messagesOf(terminal.server!, 1)).toContain('keep the first line as it is');
+    expect(messagesOf(terminal.server!, 1)).toMatch(/Plan mode stays on/);
+    expect(toolsOf(terminal.server!, 1)).not.toContain('write');
     chat.line('/exit');
     await chat.waitFor('the exit code', /EXIT=0/);
 
@@ -124,25 +91,25 @@ describe.skipIf(!hasTmux)('plan mode in ptc chat on a terminal', () => {
     await resumed.waitFor('the plan-mode banner', /Plan mode is on: no writes/);
     resumed.line('Go on.');
     await resumed.waitFor('the answer', /Still planning\./);
-    expect(toolsOf(server!, 2)).toContain('plan_propose');
-    expect(toolsOf(server!, 2)).not.toContain('write');
-    expect(((server!.requests[2]!.json as Sent).messages[0]!.content as string)).toMatch(/Plan mode is on/);
+    expect(toolsOf(terminal.server!, 2)).toContain('plan_propose');
+    expect(toolsOf(terminal.server!, 2)).not.toContain('write');
+    expect(((terminal.server!.requests[2]!.json as Sent).messages[0]!.content as string)).toMatch(/Plan mode is on/);
     resumed.line('/plan');
     await resumed.waitFor('plan mode off', /plan mode off: the write tools are back/);
     resumed.line('Now do it.');
     await resumed.waitFor('the answer', /Working now\./);
-    expect(toolsOf(server!, 3)).toContain('write');
-    expect(toolsOf(server!, 3)).not.toContain('plan_propose');
+    expect(toolsOf(terminal.server!, 3)).toContain('write');
+    expect(toolsOf(terminal.server!, 3)).not.toContain('plan_propose');
     resumed.line('/exit');
     await resumed.waitFor('the exit code', /EXIT=0/);
 
-    const [file] = listSessionFiles(sessions);
+    const [file] = listSessionFiles(terminal.sessions);
     const planned = readSession(file!.file).events.filter((e) => e.type === 'plan/mode' || e.type === 'plan/review');
     expect(planned).toMatchObject([
       { type: 'plan/mode', active: true, by: 'flag' },
       { type: 'plan/review', id: 'pp1', decision: 'sent-back', comment: 'keep the first line as it is' },
       { type: 'plan/mode', active: false, by: 'user' },
     ]);
-    expect(fs.readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('alpha\n');
+    expect(fs.readFileSync(path.join(terminal.workspace, 'a.txt'), 'utf8')).toBe('alpha\n');
   }, 120_000);
 });
