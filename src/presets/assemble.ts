@@ -18,6 +18,8 @@ export interface LoadedRow {
   /** The file or package a module row came from. */
   readonly source?: string;
   readonly handle: PluginHandle;
+  /** The plugin object the row loaded (a reload restores it when a new version fails). */
+  readonly definition: Plugin<unknown>;
 }
 
 /** Where one package row resolves from (docs/presets.md, "Trust"). */
@@ -44,6 +46,13 @@ export function assembledRows(ctx: Context): readonly LoadedRow[] {
   return ASSEMBLED.get(ctx) ?? [];
 }
 
+/** Puts `entry` in place of the loaded row with the same index (a reloaded plugin file, docs/plugin-reload.md). */
+export function replaceAssembledRow(ctx: Context, entry: LoadedRow): void {
+  const loaded = ASSEMBLED.get(ctx);
+  const at = loaded?.findIndex((e) => e.row.index === entry.row.index) ?? -1;
+  if (loaded !== undefined && at >= 0) loaded[at] = entry;
+}
+
 /** `row 3 \`tool-presentation\`` at `file:line`: how every message names a row. */
 export function describeRow(row: PresetRow): string {
   return `${row.at}: row ${row.index} \`${row.name}\``;
@@ -68,7 +77,7 @@ export async function assembleRows(ctx: Context, rows: readonly PresetRow[], opt
       } catch (error) {
         throw new ConfigError(`${describeRow(row)}: ${indentTail(firstLineOrConfig(error))}`);
       }
-      loaded.push({ row, plugin: plugin.name, ...(source !== undefined ? { source } : {}), handle });
+      loaded.push({ row, plugin: plugin.name, ...(source !== undefined ? { source } : {}), handle, definition: plugin });
       // This row, and any earlier row it unblocked, finish applying before the next row loads.
       for (const entry of loaded) await entry.handle.settled();
       for (const entry of loaded) {
