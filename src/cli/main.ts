@@ -19,7 +19,7 @@ import type { ExtraPluginRow } from '../harness.js';
 import { buildConfigCommand } from './config-command.js';
 import { evalCommand } from './eval-command.js';
 import { workerCommand } from './worker-command.js';
-import { collect, fraction, integer, policyFromFlags, positiveInteger, type AgentFlags, type PolicyFlags } from './flags.js';
+import { collect, fraction, integer, policyFromFlags, positiveInteger, WATCH_HELP, type AgentFlags, type PolicyFlags } from './flags.js';
 import { addGoalOptions, goalFromFlags, type GoalFlags } from './goal-flags.js';
 import { buildSkillsCommand } from './skills-command.js';
 import { askWorkspaceTrust, buildTrustCommand, terminalQuestionIo } from './trust-command.js';
@@ -156,7 +156,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
       }
     });
 
-  addAgentOptions(addPolicyOptions(program.command('chat').description('a conversation with the agent on this terminal (also `ptc` alone on a terminal)')), 'writes', true).action(
+  addAgentOptions(addPolicyOptions(program.command('chat').description('a conversation with the agent on this terminal (also `ptc` alone on a terminal)').option('--watch', WATCH_HELP)), 'writes', true).action(
     async (o: PolicyFlags & AgentFlags) => {
       await askWorkspaceTrust(o.preset, o.cwd, terminalQuestionIo(process.env));
       const { runChat } = await import('./chat.js');
@@ -173,7 +173,7 @@ function buildProgram(print: (out: CommandOutput) => void): Command {
     },
   );
 
-  addAgentOptions(addPolicyOptions(program.command('acp').description('the agent for editors: Agent Client Protocol on stdin/stdout (Zed and others)')), 'writes', false).action(
+  addAgentOptions(addPolicyOptions(program.command('acp').description('the agent for editors: Agent Client Protocol on stdin/stdout (Zed and others)').option('--watch', WATCH_HELP)), 'writes', false).action(
     async (o: PolicyFlags & AgentFlags) => {
       // stdout is the protocol: serveAcpStdio keeps everyone else off it.
       const [{ harnessOptionsOf }, { serveAcpStdio }, { resolveSessionDir }] = await Promise.all([
