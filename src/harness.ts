@@ -7,6 +7,7 @@ import { createContext, type Context } from './context/context.js';
 import { ConfigError, HarnessError } from './errors.js';
 import { assembledRows, assembleRows, type LoadedRow, type PackageBase } from './presets/assemble.js';
 import { harnessReloadRule, watchPluginRows, type ReloadReport } from './presets/plugin-reload.js';
+import type { PluginVersions } from './presets/plugin-versions.js';
 import { SHIPPED_ROWS } from './presets/shipped-rows.js';
 import type { HarnessSettings } from './presets/harness-settings.js';
 import { nodeRuntimePlugin } from './presets/node-runtime-plugin.js';
@@ -88,6 +89,11 @@ export interface HarnessOptions {
    * that changed (`--watch`, the config file's `watchPlugins`; docs/plugin-reload.md). Default false.
    */
   readonly watchPlugins?: boolean;
+  /**
+   * With `watchPlugins`, the plugin-file versions a front-end keeps across the harnesses it builds per
+   * turn (`ptc ui`): each harness imports the version it should run (docs/plugin-reload.md, "ptc ui").
+   */
+  readonly pluginVersions?: PluginVersions;
 }
 
 export interface Harness {
@@ -168,7 +174,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   if (options.approvalRules !== undefined) installApprovalRules(ctx, options.approvalRules, policy.cwd);
   let loaded: LoadedRow[];
   try {
-    loaded = await assembleRows(ctx, rows, { kinds: SHIPPED_ROWS, workspace: policy.cwd, packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted) });
+    const versions = options.watchPlugins === true ? options.pluginVersions : undefined;
+    loaded = await assembleRows(ctx, rows, {
+      kinds: SHIPPED_ROWS,
+      workspace: policy.cwd,
+      packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted),
+      ...(versions !== undefined ? { loadFile: (row: PresetRow) => versions.load(row, reloadRule) } : {}),
+    });
   } catch (error) {
     await ctx.dispose().catch(() => {});
     throw error;

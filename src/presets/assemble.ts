@@ -4,7 +4,7 @@
 
 import type { Context, Plugin, PluginHandle } from '../context/context.js';
 import { ConfigError } from '../errors.js';
-import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage } from './plugin-module.js';
+import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage, type LoadedPluginModule } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
 import { rowKindOf, type RowKinds } from './row-kind.js';
 
@@ -36,6 +36,8 @@ export interface AssembleOptions {
   readonly workspace: string;
   /** Per row: where its package resolves from; default `{ from: workspace }`. */
   readonly packageBase?: (row: PresetRow) => PackageBase;
+  /** Imports a plugin-file row (a version of it, docs/plugin-reload.md); default `loadPluginFile`. */
+  readonly loadFile?: (row: PresetRow) => Promise<LoadedPluginModule>;
 }
 
 /** The rows assembled into a context, as they load (harness_inspect reads them). */
@@ -104,7 +106,7 @@ async function resolveRow(row: PresetRow, options: AssembleOptions): Promise<{ p
   const kind = rowKindOf(options.kinds, row.name);
   if (kind) return { plugin: await kind.load(row.config) };
   try {
-    if (isModulePath(row.name)) return await loadPluginFile(row.name, row.baseDir);
+    if (isModulePath(row.name)) return await (options.loadFile?.(row) ?? loadPluginFile(row.name, row.baseDir));
     if (isPackageName(row.name)) {
       const base = options.packageBase?.(row) ?? { from: options.workspace };
       return await loadPluginPackage(row.name, base.from, unknownHint(options.kinds), base.untrustedWorkspace);

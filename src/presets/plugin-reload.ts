@@ -59,6 +59,8 @@ export function watchPluginRows(ctx: Context, rows: readonly PresetRow[], kinds:
   }
   // A version already reported as kept is not reported (or imported) again each turn.
   const reported = new Map<number, string>();
+  // A refusal is checked again every turn (trust may be granted meanwhile) but told once per version.
+  const told = new Map<number, string>();
   return {
     async reload() {
       const changes: PluginReload[] = [];
@@ -73,7 +75,10 @@ export function watchPluginRows(ctx: Context, rows: readonly PresetRow[], kinds:
           reported.delete(entry.row.index);
         } else if (outcome.retry !== true) {
           reported.set(entry.row.index, graph.digest);
+        } else if (told.get(entry.row.index) === graph.digest) {
+          continue;
         }
+        if (outcome.retry === true) told.set(entry.row.index, graph.digest);
         changes.push(outcome.report);
       }
       return { changes };
