@@ -82,7 +82,7 @@ async function importOrExplain(
     if (notFound && code === 'ERR_MODULE_NOT_FOUND' && firstLine(error).includes(`'${packageName}'`)) {
       throw new ConfigError(notFound());
     }
-    throw new ConfigError(`cannot load ${what}: ${firstLine(error)}`);
+    throw new ConfigError(`cannot load ${what}: ${firstLine(error)}`, { cause: error });
   }
 }
 

@@ -188,6 +188,23 @@ describe('reloadPlugins', () => {
     }
   });
 
+  it('a JavaScript plugin with a syntax error: the report names the file and line Node gives', async () => {
+    const s = setup();
+    const file = path.join(s.dir, 'plain.mjs');
+    const good = "export const name = 'plain';\nexport function apply(ctx) {\n  ctx.tools.register({ name: 'plain', description: 'Plain.', inputSchema: { type: 'object' }, execute: async () => 1 });\n}\n";
+    fs.writeFileSync(file, good);
+    const harness = await createHarness({ cwd: s.workspace, preset: 'minimal', plugins: [file], env: s.env, watchPlugins: true });
+    try {
+      fs.writeFileSync(file, `${good}\nexport const broken = ;\n`);
+      const [kept] = (await harness.reloadPlugins()).changes;
+      expect(kept).toMatchObject({ status: 'kept', error: { code: 'CONFIG' } });
+      expect(kept!.error!.message).toContain(`(${file}:6:`);
+      expect(harness.tools.get('plain')).toBeDefined();
+    } finally {
+      await harness.dispose();
+    }
+  });
+
   it('a workspace preset plugin edited after trust is not imported until trusted again', async () => {
     const s = setup();
     const p = probe(s.key);

@@ -5,7 +5,9 @@
 // import, does not accept the row's config, throws in apply or stays pending leaves the old version
 // applied again, and the report says why (CONFIG, naming the file and line where known).
 
+import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from 'acorn';
 import type { Context, PluginHandle } from '../context/context.js';
 import { isProtectedUnder, isWithin, policyRoots, type WorkspacePolicy } from '../sandbox/index.js';
 import { checkWorkspaceTrust, trustCommand, untrustedReason } from '../trust/workspace-trust.js';
@@ -159,14 +161,43 @@ function configProblem(schema: NonNullable<LoadedRow['definition']['config']>, c
 /** The error's first line, with `file:line` of the first plugin-graph file its stack names. */
 function locate(error: unknown, graph: PluginGraph): string {
   const message = firstLine(error);
-  const stack = error instanceof Error && typeof error.stack === 'string' ? error.stack : '';
+  // A module that does not import is wrapped (plugin-module.ts); Node's own error holds the place.
+  const stackOf = (e: unknown) => (e instanceof Error && typeof e.stack === 'string' ? e.stack : '');
+  const stack = `${stackOf(error)}\n${error instanceof Error ? stackOf(error.cause) : ''}`;
+  // The TypeScript eraser's errors carry their line already (plugin-module.ts, messageOf).
+  if (/\(line \d+/.test(message)) return message;
   for (const file of graph.files) {
-    if (message.includes(file)) return message;
     const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const at = new RegExp(`(?:file://)?${escaped}(?:\\?[^:\\s)]*)?:(\\d+)`).exec(stack);
     if (at) return `${message} (${file}:${at[1]})`;
   }
+  // Node's SyntaxError of an ES module has no place in its stack: parse the JavaScript files to find it.
+  const cause = error instanceof Error && error.cause instanceof SyntaxError ? error.cause : error instanceof SyntaxError ? error : undefined;
+  if (cause !== undefined) {
+    for (const file of graph.files) {
+      const place = syntaxErrorPlace(file);
+      if (place !== undefined) return `${message} (${place})`;
+    }
+  }
   return message;
+}
+
+/** `file:line:column` of the first syntax error in a JavaScript file, if acorn finds one. */
+function syntaxErrorPlace(file: string): string | undefined {
+  if (!/\.[cm]?js$/.test(file)) return undefined;
+  let source: string;
+  try {
+    source = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true });
+    return undefined;
+  } catch (error) {
+    const loc = (error as { loc?: { line: number; column: number } }).loc;
+    return loc === undefined ? undefined : `${file}:${loc.line}:${loc.column + 1}`;
+  }
 }
 
 /**
