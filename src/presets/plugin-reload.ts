@@ -128,7 +128,14 @@ async function reloadRow(
   });
   try {
     await entry.handle.dispose();
-    const handle = ctx.plugin(plugin, config);
+    let handle: PluginHandle;
+    try {
+      handle = ctx.plugin(plugin, config);
+    } catch (error) {
+      const restored = await restore(ctx, entry);
+      replaceAssembledRow(ctx, { ...entry, handle: restored });
+      return kept(`the edited plugin does not load: ${firstLine(error)}`);
+    }
     const state = await handle.settled();
     if (state === 'active') {
       replaceAssembledRow(ctx, { ...entry, plugin: plugin.name, handle, definition: plugin });
