@@ -5,7 +5,9 @@
 import path from 'node:path';
 import { createContext, type Context } from './context/context.js';
 import { ConfigError, HarnessError } from './errors.js';
-import { assembleRows, type LoadedRow, type PackageBase } from './presets/assemble.js';
+import { assembledRows, assembleRows, type LoadedRow, type PackageBase } from './presets/assemble.js';
+import { harnessReloadRule, watchPluginRows, type ReloadReport } from './presets/plugin-reload.js';
+import type { PluginVersions } from './presets/plugin-versions.js';
 import { SHIPPED_ROWS } from './presets/shipped-rows.js';
 import type { HarnessSettings } from './presets/harness-settings.js';
 import { nodeRuntimePlugin } from './presets/node-runtime-plugin.js';
@@ -82,6 +84,16 @@ export interface HarnessOptions {
   readonly approvalRules?: ApprovalRuleSet;
   /** The backend of the `web_search` tool (the config file's `webSearch`, docs/web-tools.md); without it the tool explains how to set one. */
   readonly webSearch?: WebSearchConfig;
+  /**
+   * Note the plugin files' digests at assembly, so `reloadPlugins()` between turns reloads the ones
+   * that changed (`--watch`, the config file's `watchPlugins`; docs/plugin-reload.md). Default false.
+   */
+  readonly watchPlugins?: boolean;
+  /**
+   * With `watchPlugins`, the plugin-file versions a front-end keeps across the harnesses it builds per
+   * turn (`ptc ui`): each harness imports the version it should run (docs/plugin-reload.md, "ptc ui").
+   */
+  readonly pluginVersions?: PluginVersions;
 }
 
 export interface Harness {
@@ -98,6 +110,13 @@ export interface Harness {
    * presentation: adds a Node runtime and the transport when the preset has none (`ptc exec`).
    */
   ptcScope(): Promise<Context>;
+  /**
+   * Reloads the plugin-file rows whose file (or a local module it imports) changed since assembly or
+   * the last call: the old version's scope is disposed and the new one applied; one that fails to load
+   * keeps the old version and is reported (docs/plugin-reload.md). Call it between turns. Without
+   * `watchPlugins`, the first call only notes the files' digests.
+   */
+  reloadPlugins(): Promise<ReloadReport>;
   /** Disposes every row (closing a runtime a row created). */
   dispose(): Promise<void>;
 }
@@ -140,14 +159,28 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   };
   const rows = [...preset.rows, ...extraRows(options.plugins ?? [], preset.rows.length)];
 
+  const reloadRule = harnessReloadRule({
+    policy,
+    env,
+    workspaceRows: preset.origin === 'workspace' ? preset.rows.length : 0,
+    trustWorkspace: options.trustWorkspace === true,
+  });
   const ctx = createContext();
+  // Digests before the rows load, so an edit made while they load is seen by the first check.
+  let reloader = options.watchPlugins === true ? watchPluginRows(ctx, rows, SHIPPED_ROWS, reloadRule) : undefined;
   ctx.provide('tools', new ToolRuntime(ctx));
   ctx.provide('harness', settings);
   ctx.provide('rowKinds', SHIPPED_ROWS);
   if (options.approvalRules !== undefined) installApprovalRules(ctx, options.approvalRules, policy.cwd);
   let loaded: LoadedRow[];
   try {
-    loaded = await assembleRows(ctx, rows, { kinds: SHIPPED_ROWS, workspace: policy.cwd, packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted) });
+    const versions = options.watchPlugins === true ? options.pluginVersions : undefined;
+    loaded = await assembleRows(ctx, rows, {
+      kinds: SHIPPED_ROWS,
+      workspace: policy.cwd,
+      packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted),
+      ...(versions !== undefined ? { loadFile: (row: PresetRow) => versions.load(row, reloadRule) } : {}),
+    });
   } catch (error) {
     await ctx.dispose().catch(() => {});
     throw error;
@@ -161,12 +194,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     file: preset.file,
     mode: ctx.tools.modeFor(ctx),
     tools: ctx.tools.schemas(ctx).map((s) => s.name),
-    rows: loaded.map(({ row, plugin, handle }) => ({
+    rows: loaded.map(({ row, plugin }) => ({
       index: row.index,
       name: row.name,
       plugin,
+      // A reloaded plugin file has a new handle (docs/plugin-reload.md).
       get state() {
-        return handle.state;
+        return (assembledRows(ctx).find((entry) => entry.row.index === row.index)?.handle ?? loaded.find((entry) => entry.row === row)!.handle).state;
       },
       at: row.at,
       ...(row.config !== undefined ? { config: row.config } : {}),
@@ -185,6 +219,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ptcScope() {
       programScope ??= openPtcScope(ctx, settings);
       return programScope;
+    },
+    async reloadPlugins() {
+      if (reloader === undefined) {
+        reloader = watchPluginRows(ctx, rows, SHIPPED_ROWS, reloadRule);
+        return { changes: [] };
+      }
+      return reloader.reload();
     },
     dispose: () => ctx.dispose(),
   };

@@ -286,6 +286,9 @@ export const MAX_TRUST_STORE_BYTES = 4 * 1024 * 1024;
 /** A plugin file's text shown in plugin_try's approval request, in bytes; the rest is cut with a note (docs/creator.md). */
 export const MAX_PLUGIN_TRY_SHOWN_BYTES = 32 * 1024;
 
+/** Files (count) followed from one plugin file through its local imports when checking it for a change between turns (docs/plugin-reload.md). */
+export const MAX_PLUGIN_GRAPH_FILES = 200;
+
 // Skills (src/skills, docs/skills.md).
 /** The skills section of the system prompt (names and descriptions), in UTF-8 bytes; skills past it are summarised as a count. */
 export const MAX_SKILLS_PROMPT_BYTES = 6 * 1024;

@@ -19,6 +19,7 @@ import type { Disposer } from '../context/context.js';
 import { codeFence } from '../code-fence.js';
 import { HarnessError } from '../errors.js';
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
+import { describeReload } from '../presets/plugin-reload.js';
 import { renderJson } from '../json.js';
 import { resolveModel } from '../llm/index.js';
 import {
@@ -229,6 +230,10 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       const calls = new ToolCallReporter(update);
       session.reporter = calls;
       try {
+        // Edited plugin files are reloaded before the turn (docs/plugin-reload.md); the editor shows what happened as a thought.
+        if (options.harness.watchPlugins === true) {
+          for (const line of describeReload(await session.harness.reloadPlugins())) void update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `ptc: ${line}\n` } });
+        }
         const result = await runAgent({
           scope: session.harness.ctx,
           cwd: session.harness.cwd,

@@ -20,6 +20,7 @@ import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/com
 import { goalProgressLine } from '../cli/goal-output.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
+import { describeReload } from '../presets/plugin-reload.js';
 import { resolveModel, type ResolvedModel } from '../llm/index.js';
 import { KNOWN_MODELS } from '../llm/model-catalog.js';
 import { MAX_CHAT_SESSIONS_LISTED } from '../limits.js';
@@ -333,6 +334,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
       const goal = pendingGoal;
       pendingGoal = undefined;
       if (session === undefined) session = { writer: startSession({ dir }) };
+      // Edited plugin files are reloaded here, between turns (docs/plugin-reload.md).
+      if (options.watchPlugins === true) for (const reload of describeReload(await harness.reloadPlugins())) err(`ptc: ${reload}\n`);
       const open = session;
       const turnModel = model;
       const renderer = rendererLoad === undefined ? undefined : (await rendererLoad).createMarkdownRenderer;

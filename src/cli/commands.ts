@@ -91,11 +91,11 @@ function guardOutputCache(harness: Harness): void {
 }
 
 /** The harness settings a CLI command takes from its flags (workspace, preset, plugins, deadline, sandbox policy). */
-export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet' | 'protect' | 'approvalRules' | 'webSearch'>;
+export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet' | 'protect' | 'approvalRules' | 'webSearch' | 'watchPlugins'>;
 
 /** HarnessOptions from CLI flags: `--plugin` files become rows relative to the command's cwd. */
 export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls'>): HarnessOptions {
-  const { plugins, mcpConfigs, configRows, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, protect, maxParallelSubCalls, approvalRules, webSearch } = options;
+  const { plugins, mcpConfigs, configRows, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, protect, maxParallelSubCalls, approvalRules, webSearch, watchPlugins } = options;
   const rows = [
     ...(plugins ?? []).map((name) => ({ name, baseDir: process.cwd(), at: '--plugin' })),
     ...(configRows ?? []),
@@ -114,6 +114,7 @@ export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, '
     ...(rows.length > 0 ? { plugins: rows } : {}),
     ...(approvalRules !== undefined ? { approvalRules } : {}),
     ...(webSearch !== undefined ? { webSearch } : {}),
+    ...(watchPlugins === true ? { watchPlugins } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ import type { WebSearchConfig } from '../builtin-tools/web-search/backend.js';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** What a command takes from the config: its model, its workspace lists, approvals. */
-type Use = 'preset' | 'model' | 'maxSteps' | 'context' | 'approve' | 'workspace' | 'mcp' | 'webSearch';
+type Use = 'preset' | 'model' | 'maxSteps' | 'context' | 'approve' | 'workspace' | 'mcp' | 'webSearch' | 'watch';
 
 /** By command path. ptc run and exec keep `--approve never` unless the flag says otherwise: no one is there to ask. */
 const USES: Readonly<Record<string, readonly Use[]>> = {
@@ -24,9 +24,9 @@ const USES: Readonly<Record<string, readonly Use[]>> = {
   tools: ['preset', 'mcp'],
   sdk: ['preset', 'mcp'],
   run: ['preset', 'model', 'maxSteps', 'context', 'workspace', 'webSearch'],
-  chat: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch'],
-  acp: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch'],
-  ui: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch'],
+  chat: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch', 'watch'],
+  acp: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch', 'watch'],
+  ui: ['preset', 'model', 'maxSteps', 'context', 'approve', 'workspace', 'webSearch', 'watch'],
   eval: ['model'],
 };
 
@@ -125,6 +125,9 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
     if (rows.length > 0) set('configRows', rows);
   }
   if (has('webSearch') && config.webSearch !== undefined) set('webSearch', config.webSearch.value);
+  // `watchPlugins: true` in either file turns on `--watch` (docs/plugin-reload.md); the project file wins.
+  const watch = files.project?.loaded?.values.watchPlugins ?? files.user.loaded?.values.watchPlugins;
+  if (has('watch') && o['watch'] === undefined && watch === true) set('watch', true);
 }
 
 /**

@@ -6,6 +6,9 @@ import type { ApprovalPolicy } from '../approvals/approvals.js';
 import type { ConfigOptionValues } from './config-options.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 
+/** The help of `--watch` on chat, acp and ui. */
+export const WATCH_HELP = 'reload edited plugin files between turns (config: watchPlugins; docs/plugin-reload.md)';
+
 /** A repeatable flag: each use appends. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -50,6 +53,8 @@ export interface PolicyFlags extends Pick<ConfigOptionValues, 'approvalRules' | 
   allowNet?: boolean;
   protect?: string[];
   json?: boolean;
+  /** `--watch` (chat, acp, ui) or the config's `watchPlugins`: reload edited plugin files between turns (docs/plugin-reload.md). */
+  watch?: boolean;
 }
 
 /** The agent's flags of run, chat, acp and ui: model, step bound, session directory, approvals. */
@@ -88,5 +93,6 @@ export function policyFromFlags(o: PolicyFlags) {
     ...(o.approvalRules !== undefined ? { approvalRules: o.approvalRules } : {}),
     ...(o.configRows !== undefined ? { configRows: o.configRows } : {}),
     ...(o.webSearch !== undefined ? { webSearch: o.webSearch } : {}),
+    ...(o.watch === true ? { watchPlugins: true } : {}),
   };
 }

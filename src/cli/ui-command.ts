@@ -3,7 +3,7 @@
 // registering it costs `ptc --help` nothing, and the server is loaded when the command runs.
 
 import { Command, Option } from 'commander';
-import { collect, fraction, integer, policyFromFlags, type AgentFlags, type PolicyFlags } from './flags.js';
+import { collect, fraction, integer, policyFromFlags, WATCH_HELP, type AgentFlags, type PolicyFlags } from './flags.js';
 
 export interface UiCommandIo {
   /** Where the URL is printed (stdout). */
@@ -38,6 +38,7 @@ export function buildUiCommand(io: UiCommandIo = processIo()): Command {
     .option('--session-dir <dir>', 'where the JSONL session logs are (default ~/.ptc/sessions, env PTC_HOME)')
     .addOption(new Option('--approve <policy>', 'which calls ask in the page first: never | writes | all').choices(['never', 'writes', 'all']).default('writes'))
     .option('--plan', 'new sessions start in plan mode (the page has a toggle; docs/plan-mode.md)')
+    .option('--watch', WATCH_HELP)
     .addOption(new Option('--port <n>', 'port on 127.0.0.1 (default 0: a free one)').argParser(integer('--port', 0, 65535)).default(0))
     .action(async (o: UiFlags) => {
       await runUi(o, io);

@@ -68,6 +68,7 @@ export const configSchema = z.strictObject({
   mcpServers: mcpConfigSchema.shape.mcpServers.optional(),
   permissions: permissionsSchema.optional(),
   webSearch: webSearchSchema.optional(),
+  watchPlugins: z.boolean({ error: 'set it to true or false' }).optional(),
   skills: skillsConfigSchema.optional(),
 });
 

@@ -11,3 +11,6 @@ export { creatorToolsPlugin, type CreatorToolsConfig } from '../presets/creator-
 export type { HarnessInspection } from '../presets/creator-inspect.js';
 export type { PluginTryResult } from '../presets/creator-plugin-try.js';
 export type { PresetWriteResult } from '../presets/creator-preset-write.js';
+export type { PluginReload, ReloadReport } from '../presets/plugin-reload.js';
+export { createPluginVersions, type PluginVersions } from '../presets/plugin-versions.js';
+export type { ReloadRule } from '../presets/plugin-reload.js';

@@ -4,7 +4,7 @@
 
 import type { Context, Plugin, PluginHandle } from '../context/context.js';
 import { ConfigError } from '../errors.js';
-import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage } from './plugin-module.js';
+import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage, type LoadedPluginModule } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
 import { rowKindOf, type RowKinds } from './row-kind.js';
 
@@ -18,6 +18,8 @@ export interface LoadedRow {
   /** The file or package a module row came from. */
   readonly source?: string;
   readonly handle: PluginHandle;
+  /** The plugin object the row loaded (a reload restores it when a new version fails). */
+  readonly definition: Plugin<unknown>;
 }
 
 /** Where one package row resolves from (docs/presets.md, "Trust"). */
@@ -34,6 +36,8 @@ export interface AssembleOptions {
   readonly workspace: string;
   /** Per row: where its package resolves from; default `{ from: workspace }`. */
   readonly packageBase?: (row: PresetRow) => PackageBase;
+  /** Imports a plugin-file row (a version of it, docs/plugin-reload.md); default `loadPluginFile`. */
+  readonly loadFile?: (row: PresetRow) => Promise<LoadedPluginModule>;
 }
 
 /** The rows assembled into a context, as they load (harness_inspect reads them). */
@@ -42,6 +46,13 @@ const ASSEMBLED = new WeakMap<Context, LoadedRow[]>();
 /** The rows `assembleRows` loaded into `ctx` so far, in order; empty for a context nothing was assembled into. */
 export function assembledRows(ctx: Context): readonly LoadedRow[] {
   return ASSEMBLED.get(ctx) ?? [];
+}
+
+/** Puts `entry` in place of the loaded row with the same index (a reloaded plugin file, docs/plugin-reload.md). */
+export function replaceAssembledRow(ctx: Context, entry: LoadedRow): void {
+  const loaded = ASSEMBLED.get(ctx);
+  const at = loaded?.findIndex((e) => e.row.index === entry.row.index) ?? -1;
+  if (loaded !== undefined && at >= 0) loaded[at] = entry;
 }
 
 /** `row 3 \`tool-presentation\`` at `file:line`: how every message names a row. */
@@ -68,7 +79,7 @@ export async function assembleRows(ctx: Context, rows: readonly PresetRow[], opt
       } catch (error) {
         throw new ConfigError(`${describeRow(row)}: ${indentTail(firstLineOrConfig(error))}`);
       }
-      loaded.push({ row, plugin: plugin.name, ...(source !== undefined ? { source } : {}), handle });
+      loaded.push({ row, plugin: plugin.name, ...(source !== undefined ? { source } : {}), handle, definition: plugin });
       // This row, and any earlier row it unblocked, finish applying before the next row loads.
       for (const entry of loaded) await entry.handle.settled();
       for (const entry of loaded) {
@@ -95,7 +106,7 @@ async function resolveRow(row: PresetRow, options: AssembleOptions): Promise<{ p
   const kind = rowKindOf(options.kinds, row.name);
   if (kind) return { plugin: await kind.load(row.config) };
   try {
-    if (isModulePath(row.name)) return await loadPluginFile(row.name, row.baseDir);
+    if (isModulePath(row.name)) return await (options.loadFile?.(row) ?? loadPluginFile(row.name, row.baseDir));
     if (isPackageName(row.name)) {
       const base = options.packageBase?.(row) ?? { from: options.workspace };
       return await loadPluginPackage(row.name, base.from, unknownHint(options.kinds), base.untrustedWorkspace);

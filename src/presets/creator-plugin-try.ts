@@ -16,7 +16,8 @@ import type { ToolExecContext, ToolSchema } from '../tools/types.js';
 import { assembleRows } from './assemble.js';
 import { rootOf } from './creator-inspect.js';
 import type { HarnessSettings } from './harness-settings.js';
-import { firstLine, PLUGIN_MODULE_EXTENSIONS } from './plugin-module.js';
+import { pluginGraph } from './plugin-graph.js';
+import { firstLine, loadPluginFile, PLUGIN_MODULE_EXTENSIONS } from './plugin-module.js';
 
 export interface PluginTryToolOptions {
   /** The context of the row that registered the tool: tries load as disposable plugins under it. */
@@ -30,8 +31,8 @@ export const PLUGIN_TRY_DESCRIPTION =
   'the tools it registered (name, description, arguments) and services it provided, or why it could not ' +
   'load (the same message a preset row would get). The file must be inside the workspace policy. The ' +
   'plugin runs on the host with the user\'s rights, like a config file, so every try asks the user first ' +
-  '(showing the file) and is refused where no one can be asked. Node keeps a loaded file in ' +
-  'memory: to try an edited plugin again in this session, save it under a new file name.';
+  '(showing the file) and is refused where no one can be asked. Trying the same file again after an edit ' +
+  'loads the edited version (and the edited files it imports).';
 
 const pluginTryInput = z.strictObject({
   path: z.string().min(1).describe('The plugin file, relative to the workspace or absolute.'),
@@ -141,7 +142,13 @@ export async function tryPlugin(options: PluginTryToolOptions, file: string, con
   const row = { index: 1, name: file, ...(config !== undefined ? { config } : {}), at: 'plugin_try', baseDir: path.dirname(file) };
   let result: Omit<PluginTryResult, 'remaining'>;
   try {
-    const [loaded] = await assembleRows(scope, [row], { kinds: options.ctx.rowKinds, workspace: options.settings.cwd });
+    // Versioned by content: trying the file again after an edit imports the new version (docs/plugin-reload.md).
+    const version = pluginGraph(file).digest;
+    const [loaded] = await assembleRows(scope, [row], {
+      kinds: options.ctx.rowKinds,
+      workspace: options.settings.cwd,
+      loadFile: (r) => loadPluginFile(r.name, r.baseDir, version),
+    });
     const added = root.tools.schemas(scope).filter((t) => !toolsBefore.has(t.name));
     result = {
       ok: true,

@@ -137,6 +137,27 @@ describe('plugin_try', () => {
     }
   });
 
+  it('trying the same file again after an edit (of it or of a module it imports) loads the edited version', async () => {
+    const harness = await creator({}, true);
+    const dir = path.join(workspace, 'tools', 'edited');
+    fs.mkdirSync(dir, { recursive: true });
+    const plugin = (tool: string) =>
+      `import { SUFFIX } from './suffix.js';\nexport const name = 'edited';\nexport function apply(ctx: any) {\n  ctx.tools.register({ name: '${tool}' + SUFFIX, description: 'Edited.', inputSchema: { type: 'object' }, execute: async () => 1 });\n}\n`;
+    fs.writeFileSync(path.join(dir, 'plugin.ts'), plugin('first'));
+    fs.writeFileSync(path.join(dir, 'suffix.ts'), "export const SUFFIX = '_a';\n");
+    try {
+      const names = async () => (await call<PluginTryResult>(harness, 'plugin_try', { path: 'tools/edited/plugin.ts' })).tools.map((t) => t.name);
+      expect(await names()).toEqual(['first_a']);
+      fs.writeFileSync(path.join(dir, 'plugin.ts'), plugin('second'));
+      expect(await names()).toEqual(['second_a']);
+      fs.writeFileSync(path.join(dir, 'suffix.ts'), "export const SUFFIX = '_b';\n");
+      expect(await names()).toEqual(['second_b']);
+      expect(harness.tools.get('second_b')).toBeUndefined();
+    } finally {
+      await harness.dispose();
+    }
+  });
+
   it('a file outside the policy is PERMISSION_DENIED and is not loaded', async () => {
     const harness = await creator({}, true);
     try {

@@ -10,7 +10,7 @@ import type { ZodType } from 'zod';
 import type { Plugin } from '../context/context.js';
 import { ConfigError } from '../errors.js';
 import { findPackage, isInside } from './package-location.js';
-import { ensureTypeScriptHooks, nativeImport, packageSpecifier } from './typescript-hooks.js';
+import { ensureTypeScriptHooks, nativeImport, packageSpecifier, PLUGIN_VERSION_PARAM } from './typescript-hooks.js';
 
 export const PLUGIN_MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
 
@@ -28,15 +28,21 @@ export function isPackageName(name: string): boolean {
 
 export type LoadedPluginModule = { readonly plugin: Plugin<unknown>; readonly source: string };
 
-/** Imports a plugin file (relative paths against `baseDir`) and checks its exports; failures are CONFIG naming the file. */
-export async function loadPluginFile(name: string, baseDir: string): Promise<LoadedPluginModule> {
+/**
+ * Imports a plugin file (relative paths against `baseDir`) and checks its exports; failures are CONFIG
+ * naming the file. A `version` imports a new instance of the file and its local modules (Node keeps
+ * every module it imported, keyed by URL): how an edited plugin reloads (docs/plugin-reload.md).
+ */
+export async function loadPluginFile(name: string, baseDir: string, version?: string): Promise<LoadedPluginModule> {
   const file = path.resolve(baseDir, name);
   if (!PLUGIN_MODULE_EXTENSIONS.some((ext) => file.endsWith(ext))) {
     throw new ConfigError(`plugin file ${file} must end with ${PLUGIN_MODULE_EXTENSIONS.join(', ')}.`);
   }
   if (!fs.existsSync(file)) throw new ConfigError(`plugin file ${file} does not exist.`);
   ensureTypeScriptHooks();
-  const exports = await importOrExplain(pathToFileURL(file).href, `plugin file ${file}`);
+  const url = pathToFileURL(file);
+  if (version !== undefined) url.searchParams.set(PLUGIN_VERSION_PARAM, version);
+  const exports = await importOrExplain(url.href, `plugin file ${file}`);
   return { plugin: pluginFromExports(exports, `plugin file ${file}`), source: file };
 }
 
@@ -76,7 +82,7 @@ async function importOrExplain(
     if (notFound && code === 'ERR_MODULE_NOT_FOUND' && firstLine(error).includes(`'${packageName}'`)) {
       throw new ConfigError(notFound());
     }
-    throw new ConfigError(`cannot load ${what}: ${firstLine(error)}`);
+    throw new ConfigError(`cannot load ${what}: ${firstLine(error)}`, { cause: error });
   }
 }
 

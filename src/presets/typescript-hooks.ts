@@ -13,6 +13,9 @@ import { constants, Script } from 'node:vm';
 /** `import(packageSpecifier(name, fromDir))` resolves a bare package name as if imported from `fromDir`. */
 const PACKAGE_SCHEME = 'ptc-plugin-package:';
 
+/** The query parameter that names a plugin file's version: a new value is a new module instance. */
+export const PLUGIN_VERSION_PARAM = 'ptc-plugin-version';
+
 const HOOKS_SOURCE = `
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -20,6 +23,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const PACKAGE_SCHEME = ${JSON.stringify(PACKAGE_SCHEME)};
+const VERSION_PARAM = ${JSON.stringify(PLUGIN_VERSION_PARAM)};
 const TS_FILE = /\\.m?ts$/;
 let amaro;
 
@@ -28,7 +32,19 @@ export function initialize(data) {
 }
 
 function isOwnTypeScript(url) {
-  return url.startsWith('file:') && TS_FILE.test(url) && !url.includes('/node_modules/');
+  return url.startsWith('file:') && TS_FILE.test(url.split(/[?#]/)[0]) && !url.includes('/node_modules/');
+}
+
+// A reloaded plugin is imported with a version query; its own local modules (not packages) get the
+// same one, so an edited helper beside it loads anew too (docs/plugin-reload.md).
+function versioned(result, parentURL) {
+  if (!parentURL || !parentURL.startsWith('file:') || !result.url.startsWith('file:') || result.url.includes('/node_modules/')) return result;
+  const version = new URL(parentURL).searchParams.get(VERSION_PARAM);
+  if (version === null) return result;
+  const url = new URL(result.url);
+  if (url.searchParams.has(VERSION_PARAM)) return result;
+  url.searchParams.set(VERSION_PARAM, version);
+  return { ...result, url: url.href };
 }
 
 export async function resolve(specifier, context, nextResolve) {
@@ -37,13 +53,13 @@ export async function resolve(specifier, context, nextResolve) {
     return nextResolve(name, { ...context, parentURL: from });
   }
   try {
-    return await nextResolve(specifier, context);
+    return versioned(await nextResolve(specifier, context), context.parentURL);
   } catch (error) {
     // TypeScript sources import their siblings as './x.js' (NodeNext style); fall back to './x.ts'.
     const parent = context.parentURL;
     if (error?.code === 'ERR_MODULE_NOT_FOUND' && /\\.m?js$/.test(specifier) && parent && isOwnTypeScript(parent)) {
       const url = new URL(specifier.replace(/js$/, 'ts'), parent);
-      if (existsSync(fileURLToPath(url))) return { url: url.href, format: 'module', shortCircuit: true };
+      if (existsSync(fileURLToPath(url))) return versioned({ url: url.href, format: 'module', shortCircuit: true }, parent);
     }
     throw error;
   }

@@ -11,7 +11,9 @@ import { runAgent } from '../agent/loop.js';
 import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalPolicy, type Approver } from '../approvals/approvals.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { installPlanMode, planModeOf, type PlanReview } from '../plan-mode/plan-mode.js';
-import { createHarness, type HarnessOptions } from '../harness.js';
+import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
+import { describeReload, type ReloadReport } from '../presets/plugin-reload.js';
+import { createPluginVersions, type PluginVersions } from '../presets/plugin-versions.js';
 import { followLog, type FollowedLog } from './log-follower.js';
 import { createSpillStore } from '../tools/spill.js';
 import { resolveModel } from '../llm/index.js';
@@ -53,6 +55,8 @@ export interface UiRunSettings {
   /** The model's context window in tokens and the compaction threshold (docs/compaction.md). */
   readonly contextWindow?: number;
   readonly compactThreshold?: number;
+  /** Where reloads of edited plugin files are told (`--watch`, docs/plugin-reload.md); default stderr. */
+  readonly onNote?: (line: string) => void;
 }
 
 /** What a watching browser receives: session events with their index in the log, and the rest. */
@@ -104,9 +108,12 @@ export class SessionHub {
   private readonly settings: UiRunSettings;
   private readonly channels = new Map<string, Channel>();
   private closed = false;
+  /** With `--watch`: which version of each plugin file the turns' harnesses run (docs/plugin-reload.md, "ptc ui"). */
+  private readonly versions: PluginVersions | undefined;
 
   constructor(settings: UiRunSettings) {
     this.settings = settings;
+    this.versions = settings.harness.watchPlugins === true ? createPluginVersions() : undefined;
     ensureSessionDir(settings.sessionDir);
   }
 
@@ -277,6 +284,31 @@ export class SessionHub {
     });
   }
 
+  /**
+   * Every turn's harness. With `--watch`, edited plugin files load their new version; one whose harness
+   * does not assemble is reported and the turn runs with the old versions (docs/plugin-reload.md).
+   */
+  private async openHarness(preset: string): Promise<Harness> {
+    const versions = this.versions;
+    const options = { ...this.settings.harness, preset, env: this.settings.env, ...(versions !== undefined ? { pluginVersions: versions } : {}) };
+    if (versions === undefined) return createHarness(options);
+    const tell = (report: ReloadReport) => {
+      const note = this.settings.onNote ?? ((line: string) => void process.stderr.write(`${line}\n`));
+      for (const line of describeReload(report)) note(`ptc ui: ${line}`);
+    };
+    let harness: Harness;
+    try {
+      harness = await createHarness(options);
+    } catch (error) {
+      const retry = versions.hasPending();
+      tell(versions.settle(false, error));
+      if (!retry) throw error;
+      harness = await createHarness(options);
+    }
+    tell(versions.settle(true));
+    return harness;
+  }
+
   private channel(sessionId: string): Channel {
     let channel = this.channels.get(sessionId);
     if (!channel) {
@@ -291,7 +323,7 @@ export class SessionHub {
     if (request.text.trim() === '') throw new ConfigError('Write a message first.');
     const model = this.resolve(request.model);
     const preset = request.preset !== undefined && request.preset !== '' ? request.preset : this.settings.defaultPreset;
-    const harness = await createHarness({ ...this.settings.harness, preset, env: this.settings.env });
+    const harness = await this.openHarness(preset);
     let writer: SessionWriter;
     let history: readonly SessionEvent[] | undefined;
     try {

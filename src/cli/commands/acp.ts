@@ -2,10 +2,10 @@
 
 import type { Command } from 'commander';
 import { addAgentOptions, addPolicyOptions, packageVersion, withSignals } from '../command-options.js';
-import { policyFromFlags, type AgentFlags, type PolicyFlags } from '../flags.js';
+import { policyFromFlags, WATCH_HELP, type AgentFlags, type PolicyFlags } from '../flags.js';
 
 export function register(program: Command): void {
-  addAgentOptions(addPolicyOptions(program.command('acp').description('the agent for editors: Agent Client Protocol on stdin/stdout (Zed and others)')), 'writes', false).action(
+  addAgentOptions(addPolicyOptions(program.command('acp').description('the agent for editors: Agent Client Protocol on stdin/stdout (Zed and others)').option('--watch', WATCH_HELP)), 'writes', false).action(
     async (o: PolicyFlags & AgentFlags) => {
       // stdout is the protocol: serveAcpStdio keeps everyone else off it.
       const [{ harnessOptionsOf }, { serveAcpStdio }, { resolveSessionDir }] = await Promise.all([
