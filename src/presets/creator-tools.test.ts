@@ -57,10 +57,10 @@ describe('harness_inspect', () => {
       // A ptc presentation without a runtime: loaded after assembly, it can only wait.
       harness.ctx.plugin(toolPresentationPlugin({ mode: 'ptc' }), { mode: 'ptc' });
       const seen = await call<HarnessInspection>(harness, 'harness_inspect', {});
-      expect(seen.preset.map((r) => `${r.index} ${r.name} ${r.state}`)).toEqual(['1 builtin-tools active', '2 skills active', '3 creator-tools active', '4 tool-presentation active']);
+      expect(seen.preset.map((r) => `${r.index} ${r.name} ${r.state}`)).toEqual(['1 builtin-tools active', '2 skills active', '3 workflows active', '4 creator-tools active', '5 tool-presentation active']);
       expect(seen.preset[0]!.at).toMatch(/presets\/creator\.yml:3$/);
       expect(seen.plugins).toContainEqual({ name: 'tool-presentation', loadedBy: 'root', state: 'pending', waitsFor: ['ptcRuntime'] });
-      expect(seen.services).toEqual([{ name: 'tools', provider: 'root' }, { name: 'harness', provider: 'root' }, { name: 'rowKinds', provider: 'root' }]);
+      expect(seen.services).toEqual([{ name: 'tools', provider: 'root' }, { name: 'harness', provider: 'root' }, { name: 'rowKinds', provider: 'root' }, { name: 'workflows', provider: 'workflows' }]);
       const rootScope = seen.scopes.find((s) => s.scope === 'root')!;
       expect(rootScope).toMatchObject({ mode: 'native', current: true });
       expect(rootScope.wire).toEqual(rootScope.tools);
