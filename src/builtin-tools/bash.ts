@@ -176,7 +176,6 @@ function runLaunched(
   confined.recordChain();
   const memory = new ShellMemoryWatch(confined, limits.memoryLimitBytes);
   const child = confined.child;
-  const underBwrap = launched.report.backend === 'bwrap';
   const stdout = new BoundedOutput(limits.maxStreamBytes);
   const stderr = new BoundedOutput(limits.maxStreamBytes);
   // With a session, each stream is also written whole (up to the spill file limit) to a temp file,
@@ -236,9 +235,10 @@ function runLaunched(
     child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
       finish();
       const reported = exit ?? { code, signal };
-      // We SIGKILLed the tree: bwrap may still have seen its command die first and exited 128 + 9
-      // before the kill reached it, which reads as the command's own exit code.
-      const status = (timedOut || aborted) && underBwrap && reported.code === 128 + 9 ? { code: null, signal: 'SIGKILL' as const } : reported;
+      // We SIGKILLed the tree, so that is how it ended, whatever exit status came first: the kill
+      // reaches the deepest processes first, and a shell whose `wait` returned as its children died
+      // (or bwrap, 128 + 9, having seen its command die) may exit on its own before its own SIGKILL.
+      const status = timedOut || aborted ? { code: null, signal: 'SIGKILL' as const } : reported;
       // The call returns once nothing it started is left (and its pids group is removed).
       killTree();
       void confined.waitGone().then(() =>
