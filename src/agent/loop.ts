@@ -5,19 +5,16 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModel } from 'ai';
 import type { ApprovalEvent } from '../approvals/approvals.js';
 import type { Context } from '../context/context.js';
-import { capErrorMessage } from '../error-text.js';
-import { ContextError, HarnessError, toErrorInfo } from '../errors.js';
-import { checkJson, type JsonValue } from '../json.js';
-import { describeModelError, SDK_CALL_SETTINGS, withModelRetry, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
-import { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-pool.js';
+import { ContextError, HarnessError } from '../errors.js';
+import type { JsonValue } from '../json.js';
+import { describeModelError, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
 import type { SessionEndReason, SessionEvent, SessionEventInput, Usage } from '../session/events.js';
 import { spillDirPath } from '../session/paths.js';
 import { createSpillStore, createTempSpillStore, type SpillStore } from '../tools/spill.js';
-import { spillToolResult } from '../tools/spill-preview.js';
-import type { ToolCallResult, ToolSchema } from '../tools/types.js';
+import type { ToolSchema } from '../tools/types.js';
 import { assemblePrompt, renderSystemPrompt } from './prompt.js';
 import { buildMessages, buildRequest } from './request.js';
 import { compactContext, modelSummariser } from './compaction.js';
@@ -26,6 +23,8 @@ import { DEFAULT_COMPACT_THRESHOLD } from '../limits.js';
 import { provideAgentService, type SubagentParent } from './subagent.js';
 import { loadWorkspaceInstructions } from './workspace-instructions.js';
 import { planModeOf } from '../plan-mode/plan-mode.js';
+import { callModel } from './model-call.js';
+import { runToolCalls } from './tool-step.js';
 
 /** Where the loop writes its events (the session writer, or anything with the same shape). */
 export interface EventSink {
@@ -334,123 +333,6 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   }
 }
 
-interface ModelResponse {
-  readonly text: string;
-  readonly toolCalls: { id: string; name: string; args: JsonValue }[];
-  readonly usage: Usage;
-  readonly finishReason: string;
-}
-
-async function callModel(
-  options: AgentRunOptions,
-  system: string,
-  messages: ModelMessage[],
-  wireTools: readonly ToolSchema[],
-): Promise<ModelResponse> {
-  const toolSet: ToolSet = {};
-  for (const t of wireTools) {
-    toolSet[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) });
-  }
-  return withModelRetry(
-    async ({ markOutputStarted }) => {
-      const result = streamText({
-        model: options.model.model,
-        system,
-        messages,
-        ...(wireTools.length > 0 ? { tools: toolSet } : {}),
-        ...(options.signal ? { abortSignal: options.signal } : {}),
-        ...SDK_CALL_SETTINGS,
-        // Without it the SDK prints errors with a stack trace; they are thrown below instead.
-        onError: () => {},
-      });
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
-          markOutputStarted();
-          options.onText?.(part.text);
-        } else if (part.type === 'reasoning-delta' || part.type === 'tool-input-start') {
-          markOutputStarted();
-        } else if (part.type === 'error') {
-          throw part.error;
-        }
-      }
-      const [text, calls, usage, finishReason] = await Promise.all([result.text, result.toolCalls, result.usage, result.finishReason]);
-      return {
-        text,
-        toolCalls: calls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: asJson(call.input) })),
-        usage: {
-          ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
-          ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
-          ...(usage.totalTokens !== undefined ? { totalTokens: usage.totalTokens } : {}),
-        },
-        finishReason,
-      };
-    },
-    {
-      ...(options.retry ? { policy: options.retry } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      context: options.model,
-      onRetry: (event) => options.onRetry?.({ attempt: event.attempt, delayMs: event.delayMs, message: event.description.message }),
-    },
-  );
-}
-
-/** Runs a step's calls through a rolling pool; resolves with the results in call order. */
-async function runToolCalls(
-  options: AgentRunOptions,
-  calls: ModelResponse['toolCalls'],
-  record: (event: SessionEventInput) => void,
-  subCalls: Map<string, number>,
-  spill: SpillStore,
-): Promise<ToolCallResult[]> {
-  const { scope } = options;
-  const tools = scope.tools;
-  const pool = new DispatchPool(options.maxParallelToolCalls ?? DEFAULT_MAX_PARALLEL_SUB_CALLS);
-  const signal = options.signal ?? new AbortController().signal;
-  return Promise.all(
-    calls.map(async (call) => {
-      record({ type: 'tool/call', id: call.id, name: call.name, args: call.args });
-      const started = Date.now();
-      const result = await pool
-        .submit(
-          tools.executionMode(call.name, { scope }),
-          (poolSignal) => {
-            options.onProgress?.({ kind: 'tool-start', id: call.id, name: call.name, args: call.args });
-            return tools.execute(call.name, call.args, { signal: poolSignal, scope, id: call.id, spill });
-          },
-          [signal],
-        )
-        // The pipeline resolves every tool failure as a result; should anything still throw (a runtime
-        // that breaks its contract), the call ends as an error result so its tool/result is logged and
-        // the model hears of it, instead of the step failing as if the model had.
-        .catch((error: unknown): ToolCallResult => {
-          const info = toErrorInfo(error, 'TOOL_FAILED');
-          const message = capErrorMessage(info.message);
-          return { content: `Error [${info.code}]: ${message}`, isError: true, error: { code: info.code, message } };
-        })
-        .then((raw) => spillToolResult(raw, spill, call.id));
-      record({
-        type: 'tool/result',
-        id: call.id,
-        name: call.name,
-        content: result.content,
-        isError: result.isError,
-        ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}),
-        ...(result.spill ? { spill: { path: result.spill.path, bytes: result.spill.bytes, totalBytes: result.spill.totalBytes } } : {}),
-      });
-      options.onProgress?.({
-        kind: 'tool-end',
-        id: call.id,
-        name: call.name,
-        ms: Date.now() - started,
-        isError: result.isError,
-        subCalls: subCalls.get(call.id) ?? 0,
-        content: result.content,
-      });
-      return result;
-    }),
-  );
-}
-
 /** The run's spill store: the session's directory, or a temp one the run removes (library use without a session directory). */
 function openSpill(options: AgentRunOptions): { store: SpillStore; remove?: () => void } {
   if (options.spill) return { store: options.spill };
@@ -493,10 +375,4 @@ function lastStepOf(events: readonly SessionEvent[]): number {
 /** The tool definition as it goes on the wire, for the log. */
 function wireSchema(t: ToolSchema): JsonValue {
   return { name: t.name, description: t.description, inputSchema: t.inputSchema as JsonValue };
-}
-
-/** Model-produced input as JSON: invalid tool input arrives as its raw text. */
-function asJson(input: unknown): JsonValue {
-  if (input === undefined) return {};
-  return checkJson(input).ok ? (input as JsonValue) : String(input);
 }
