@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAcpAgent } from '../../src/acp/acp-agent.js';
-import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { lastToolResult, reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 
 const plugin = (version: string) =>
   `export const name = 'greeter';\nexport function apply(ctx: any): void {\n  ctx.tools.register({ name: 'greet', description: 'Greets (version ${version}).', inputSchema: { type: 'object', properties: {} }, execute: async () => ({ greeting: 'hello from ${version}' }) });\n}\n`;
@@ -24,12 +24,6 @@ afterEach(async () => {
   server = undefined;
   tmp = undefined;
 });
-
-function lastToolResult(request: { json: unknown } | undefined): string {
-  const messages = (request?.json as { messages: { role: string; content: unknown }[] }).messages;
-  const tool = messages.filter((m) => m.role === 'tool').at(-1);
-  return typeof tool?.content === 'string' ? tool.content : JSON.stringify(tool?.content);
-}
 
 describe('ptc acp --watch', () => {
   it('reloads an edited plugin file before the next prompt turn and says so as a thought', async () => {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { lastToolResult, reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 import { PTC_BIN } from '../helpers/run-ptc.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -35,13 +35,6 @@ afterEach(async () => {
   server = undefined;
   tmp = undefined;
 });
-
-/** What the model was sent as the result of the latest tool call of a request. */
-function lastToolResult(request: { json: unknown } | undefined): string {
-  const messages = (request?.json as { messages: { role: string; content: unknown }[] }).messages;
-  const tool = messages.filter((m) => m.role === 'tool').at(-1);
-  return typeof tool?.content === 'string' ? tool.content : JSON.stringify(tool?.content);
-}
 
 function greetDescription(request: { json: unknown } | undefined): string | undefined {
   const tools = (request?.json as { tools?: { function: { name: string; description: string } }[] }).tools ?? [];

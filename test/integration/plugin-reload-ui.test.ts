@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionHub } from '../../src/ui/session-hub.js';
-import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
+import { lastToolResult, reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const plugin = (version: string, extra = '') =>
@@ -25,12 +25,6 @@ afterEach(async () => {
   server = undefined;
   tmp = undefined;
 });
-
-function lastToolResult(request: { json: unknown } | undefined): string {
-  const messages = (request?.json as { messages: { role: string; content: unknown }[] }).messages;
-  const tool = messages.filter((m) => m.role === 'tool').at(-1);
-  return typeof tool?.content === 'string' ? tool.content : JSON.stringify(tool?.content);
-}
 
 describe('ptc ui --watch', () => {
   it('the next turn runs the edited plugin; an edit whose apply throws is reported and the old version runs', async () => {
