@@ -7,7 +7,7 @@ import { list, positiveInteger } from './flags.js';
 import { ConfigError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
 import type { EvalOutcome } from '../eval/run-dir.js';
-import { loadQueueModule } from '../eval/queue/queue-package.js';
+import { readQueuedRunSettings, runQueuedEval } from '../eval/queue/lazy-queue.js';
 
 const SUITES = ['m3tooleval'] as const;
 const PRESETS = ['ptc', 'standard'] as const;
@@ -62,7 +62,6 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   if (flags.resume !== undefined) {
     if (fs.existsSync(flags.resume) || flags.queue === undefined) resumed = readRunSettings(flags.resume);
     else {
-      const { readQueuedRunSettings } = await loadQueueModule(() => import('../eval/queue/queued-eval.js'));
       resumed = { ...(await readQueuedRunSettings(flags.queue, flags.resume)), queue: { url: flags.queue, runId: flags.resume } };
       resumeDir = flags.out ?? path.join('eval-runs', flags.resume);
     }
@@ -94,7 +93,6 @@ export async function runEvalCommand(suite: string, flags: EvalFlags, io: { env:
   let runId: string | undefined;
   let outcome: EvalOutcome;
   if (queueUrl !== undefined) {
-    const { runQueuedEval } = await loadQueueModule(() => import('../eval/queue/queued-eval.js'));
     const queued = await runQueuedEval({
       ...settings,
       out,

@@ -6,7 +6,7 @@
 import { Command, Option } from 'commander';
 import type { CommandOutput } from './commands.js';
 import { integer, positiveInteger } from './flags.js';
-import { loadQueueModule } from '../eval/queue/queue-package.js';
+import { startQueueWorker } from '../eval/queue/lazy-queue.js';
 
 interface WorkerFlags {
   queue: string;
@@ -33,7 +33,6 @@ export function workerCommand(print: (out: CommandOutput) => void): Command {
     .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default 15000)', positiveInteger('--stalled-interval'))
     .exitOverride()
     .action(async (flags: WorkerFlags) => {
-      const { startQueueWorker } = await loadQueueModule(() => import('../eval/queue/worker.js'));
       const worker = await startQueueWorker({
         queue: flags.queue,
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
