@@ -20,7 +20,7 @@ import { createContext } from '../src/context/context.js';
 import type { JsonValue } from '../src/json.js';
 import type { BindingFunction, SandboxMode } from '../src/ptc-runtime/index.js';
 import { ptcPlugin } from '../src/ptc/plugin.js';
-import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type NodeRuntime } from '../src/languages/typescript/runtime/index.js';
 import { ToolRuntime } from '../src/tools/tool-runtime.js';
 import { defineTool } from '../src/tools/types.js';
 import { warmEchoRates } from './echo-baseline.js';

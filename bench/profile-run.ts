@@ -9,8 +9,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from '../src/ptc-runtime-node/index.js';
-import { RUN_PHASES, type PhaseTrace, type RunPhase } from '../src/ptc-runtime-node/trace.js';
+import { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from '../src/languages/typescript/runtime/index.js';
+import { RUN_PHASES, type PhaseTrace, type RunPhase } from '../src/languages/typescript/runtime/trace.js';
 import { median } from './median.js';
 import { nodeBaselineMs } from './node-baseline.js';
 

@@ -4,7 +4,7 @@
 import { createContext } from '../src/context/context.js';
 import type { JsonValue } from '../src/json.js';
 import { ptcPlugin } from '../src/ptc/plugin.js';
-import type { NodeRuntime } from '../src/ptc-runtime-node/index.js';
+import type { NodeRuntime } from '../src/languages/typescript/runtime/index.js';
 import { ToolRuntime } from '../src/tools/tool-runtime.js';
 import { defineTool } from '../src/tools/types.js';
 import { median } from './median.js';

@@ -13,7 +13,7 @@ import { createContext } from '../src/context/context.js';
 import type { JsonValue } from '../src/json.js';
 import { ptcPlugin } from '../src/ptc/plugin.js';
 import type { BindingFunction } from '../src/ptc-runtime/index.js';
-import { createPythonRuntime, detectPython, type PythonRuntime } from '../src/ptc-runtime-python/index.js';
+import { createPythonRuntime, detectPython, type PythonRuntime } from '../src/languages/python/runtime/index.js';
 import { ToolRuntime } from '../src/tools/tool-runtime.js';
 import { defineTool } from '../src/tools/types.js';
 import { median } from './median.js';

@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BindingFunction, RunResult } from '../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime } from '../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type NodeRuntime } from '../src/languages/typescript/runtime/index.js';
 import { setSpawnerEnabled } from '../src/sandbox/index.js';
 import { catalogRows } from './catalog.js';
 import { cliStartRows } from './cli-start.js';

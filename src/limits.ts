@@ -104,7 +104,7 @@ export const MAX_GOAL_EVIDENCE_CHARS = 8_000;
 /** AGENTS.md (or CLAUDE.md) enters the system prompt up to this many bytes, then is cut with a note. */
 export const MAX_WORKSPACE_INSTRUCTIONS_BYTES = 32 * 1024;
 
-// The code runtime (src/ptc-runtime-node). Each is overridable through createNodeRuntime options.
+// The code runtime (src/languages/typescript/runtime). Each is overridable through createNodeRuntime options.
 
 /** A program's wall-time deadline (includes awaited binding calls and the child's start) when none is given. */
 export const DEFAULT_TIMEOUT_MS = 120_000;

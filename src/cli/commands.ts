@@ -13,7 +13,7 @@ import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 import type { PresetFile } from '../presets/preset-file.js';
 import { DEFAULT_PRESET } from '../presets/presets.js';
 import { loadPresetWithTrust } from '../trust/trusted-preset.js';
-import { execLanguageOf } from '../ptc-runtime/program-language.js';
+import { execLanguageOf } from '../languages/program-language.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import type { Context } from '../context/context.js';
 import { rowKindOf } from '../presets/row-kind.js';

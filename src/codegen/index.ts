@@ -1,8 +1,8 @@
 // Code generation: JSON Schema → TypeScript and Python types, and the SDK text the model programs
 // against, one renderer per program language.
 
-import { renderPythonSdk } from './render-python-sdk.js';
-import { renderTypeScriptSdk } from './render-sdk.js';
+import { renderPythonSdk } from '../languages/python/sdk/render-python-sdk.js';
+import { renderTypeScriptSdk } from '../languages/typescript/sdk/render-sdk.js';
 import type { ToolSchema } from '../tools/types.js';
 
 export {
@@ -14,9 +14,9 @@ export {
   type HelperDeclaration,
   type RenderedSchemaType,
   type SchemaTypeOptions,
-} from './json-schema-to-ts.js';
-export { renderTypeScriptSdk } from './render-sdk.js';
-export { renderPythonSdk, PYTHON_SDK_BINDING_DECLARATION } from './render-python-sdk.js';
+} from '../languages/typescript/sdk/json-schema-to-ts.js';
+export { renderTypeScriptSdk } from '../languages/typescript/sdk/render-sdk.js';
+export { renderPythonSdk, PYTHON_SDK_BINDING_DECLARATION } from '../languages/python/sdk/render-python-sdk.js';
 
 /** The languages programs can be written in; a runtime's `language` is one of these. */
 export type SdkLanguage = 'typescript' | 'python';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { runAgent } from '../agent/loop.js';
 import { resolveModel, type ResolvedModel } from '../llm/index.js';
-import { createNodeRuntime } from '../ptc-runtime-node/index.js';
+import { createNodeRuntime } from '../languages/typescript/runtime/index.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import { createSessionWriter, readSession } from '../session/index.js';
 import { checkAnswer, extractAnswer } from './m3tooleval/check-answer.js';

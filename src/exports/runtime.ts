@@ -3,8 +3,8 @@
 // (docs/ptc-mode.md, docs/runtime-lifecycle.md).
 
 export * from '../ptc-runtime/index.js';
-export { createNodeRuntime, RUNTIME_GLOBALS, type NodeRuntime, type NodeRuntimeOptions, type NodeRuntimeLimits, type NodeRuntimePoolOptions } from '../ptc-runtime-node/index.js';
-export { createPythonRuntime, type PythonRuntime, type PythonRuntimeOptions } from '../ptc-runtime-python/index.js';
+export { createNodeRuntime, RUNTIME_GLOBALS, type NodeRuntime, type NodeRuntimeOptions, type NodeRuntimeLimits, type NodeRuntimePoolOptions } from '../languages/typescript/runtime/index.js';
+export { createPythonRuntime, type PythonRuntime, type PythonRuntimeOptions } from '../languages/python/runtime/index.js';
 export { createRunCodeTool, ProgramFailedError, RUN_CODE_DESCRIPTION, renderRunCodeValue, type PtcDispatchSettle, type PtcDispatchStart, type PtcRunEvent, type RunCodeArgs, type RunCodeValue } from '../ptc/run-code.js';
 export { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-pool.js';
 export { ptcPlugin, type PtcPluginConfig } from '../ptc/plugin.js';

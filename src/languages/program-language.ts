@@ -1,7 +1,7 @@
 // Which language a program is in, from its file name or a `--lang` value. Kept free of imports so
 // the CLI can decide it before it loads anything heavy (src/cli/main.ts, `ptc exec`).
 
-import type { PtcLanguage } from './types.js';
+import type { PtcLanguage } from '../ptc-runtime/types.js';
 
 /** The program language a file's extension names: `.py` is Python, anything else TypeScript. */
 export function programLanguageOf(file: string): PtcLanguage {

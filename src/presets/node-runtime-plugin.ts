@@ -4,8 +4,8 @@
 
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
-import { createNodeRuntime } from '../ptc-runtime-node/index.js';
-import type { NodeRuntimeOptions } from '../ptc-runtime-node/index.js';
+import { createNodeRuntime } from '../languages/typescript/runtime/index.js';
+import type { NodeRuntimeOptions } from '../languages/typescript/runtime/index.js';
 import './harness-settings.js';
 import { processRuntimeOptions, processRuntimeRowFields } from './process-runtime-row.js';
 

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
-import { createPythonRuntime, type PythonRuntimeOptions } from '../ptc-runtime-python/index.js';
+import { createPythonRuntime, type PythonRuntimeOptions } from '../languages/python/runtime/index.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import type { PresetFile, PresetRow } from './preset-file.js';
 import './harness-settings.js';
@@ -40,7 +40,7 @@ export const pythonRuntimePlugin: Plugin<PythonRuntimeRowConfig> = {
   },
 };
 
-export { parseProgramLanguage, programLanguageOf } from '../ptc-runtime/program-language.js';
+export { parseProgramLanguage, programLanguageOf } from '../languages/program-language.js';
 
 /**
  * A preset's rows with its runtime row set to `language`: a `node-runtime` row becomes a

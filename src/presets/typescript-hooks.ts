@@ -1,5 +1,5 @@
 // Node module hooks that let plugin modules be TypeScript: a `.ts`/`.mts` file is stripped with the
-// same eraser as programs (amaro, strip-only; src/ptc-runtime-node/strip.ts) when Node imports it, so
+// same eraser as programs (amaro, strip-only; src/languages/typescript/runtime/strip.ts) when Node imports it, so
 // a plugin's own imports (`ptc-harness`, `zod`, `./helper.ts`) resolve from its location like any
 // module's. The hooks run on Node's loader thread, which cannot load this repo's .ts sources, so
 // they are plain JavaScript registered as a data: URL — the same under vitest (src/) and dist/.

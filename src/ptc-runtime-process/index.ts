@@ -1,6 +1,6 @@
 // The shared part of every runtime that runs programs in a sandboxed child process: options, the
 // child, the run session, the in-memory conversations, the runtime itself. A language provider
-// (src/ptc-runtime-node/, src/ptc-runtime-python/) supplies a ProcessLanguage and nothing more.
+// (src/languages/typescript/runtime/, src/languages/python/runtime/) supplies a ProcessLanguage and nothing more.
 
 export { createProcessRuntime, type ProcessRuntime, type ProcessRuntimeSetup } from './process-runtime.js';
 export type { PreparedProgram, ProcessLanguage } from './language.js';

@@ -3,7 +3,7 @@
 // sentence of the description — grouped by MCP server, and programs fetch declarations on demand
 // through the `sdk` binding. Byte-stable: sorted by code units, no locale, no clock.
 
-import { renderTypeScriptSdk } from '../codegen/render-sdk.js';
+import { renderTypeScriptSdk } from '../languages/typescript/sdk/render-sdk.js';
 import { arrayOf, getOwn, isRecord, ownKeys } from '../codegen/schema-access.js';
 import { compareCodeUnits, propertyKey, quoteString } from '../codegen/ts-syntax.js';
 import {

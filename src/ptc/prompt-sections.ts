@@ -3,7 +3,7 @@
 // empty — and are dropped — in native scopes; both are byte-stable for provider prompt caching.
 
 import { PYTHON_SDK_BINDING_DECLARATION, renderPythonSdk, renderTypeScriptSdk, type SdkLanguage } from '../codegen/index.js';
-import { isPythonIdentifier, pyString } from '../codegen/python-syntax.js';
+import { isPythonIdentifier, pyString } from '../languages/python/sdk/python-syntax.js';
 import { propertyKey, quoteString } from '../codegen/ts-syntax.js';
 import type { Context } from '../context/context.js';
 import type { JsonValue } from '../json.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, type Node } from 'acorn';
-import { stripTypes } from '../ptc-runtime-node/strip.js';
+import { stripTypes } from '../languages/typescript/runtime/strip.js';
 import { isFile, realOrSelf } from '../presets/package-location.js';
 
 /** Files whose imports are read: what Node (with the TypeScript hooks) imports as code. */

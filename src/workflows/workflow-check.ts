@@ -9,8 +9,8 @@ import { parse, type Node } from 'acorn';
 import { didYouMean } from '../did-you-mean.js';
 import { WORKFLOW_PYTHON_CHECK_TIMEOUT_MS } from '../limits.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
-import { PROGRAM_FILENAME, stripProgram } from '../ptc-runtime-node/strip.js';
-import { detectPython } from '../ptc-runtime-python/detect.js';
+import { PROGRAM_FILENAME, stripProgram } from '../languages/typescript/runtime/strip.js';
+import { detectPython } from '../languages/python/runtime/detect.js';
 import { WORKFLOW_TOOL_PREFIX } from './workflow-file.js';
 
 /** A `tools.<name>` the program names, with its line in the file. */

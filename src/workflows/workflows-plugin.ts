@@ -102,9 +102,9 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
 async function makeRuntime(language: PtcLanguage, settings: HarnessSettings): Promise<PtcRuntime> {
   const options = { ...processRuntimeOptions(settings, {}), pool: false as const };
   if (language === 'python') {
-    const { createPythonRuntime } = await import('../ptc-runtime-python/index.js');
+    const { createPythonRuntime } = await import('../languages/python/runtime/index.js');
     return createPythonRuntime(options);
   }
-  const { createNodeRuntime } = await import('../ptc-runtime-node/index.js');
+  const { createNodeRuntime } = await import('../languages/typescript/runtime/index.js');
   return createNodeRuntime(options);
 }

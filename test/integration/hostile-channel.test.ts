@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BindingFunction, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 import { MAX_ERROR_MESSAGE_BYTES, MAX_QUEUED_REPLY_BYTES } from '../../src/limits.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'ptc-hostile-channel-'));

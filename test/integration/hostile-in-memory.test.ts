@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BindingNamespace, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
-import { createPythonRuntime, type PythonRuntime } from '../../src/ptc-runtime-python/index.js';
+import { createNodeRuntime, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
+import { createPythonRuntime, type PythonRuntime } from '../../src/languages/python/runtime/index.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'ptc-hostile-mem-'));

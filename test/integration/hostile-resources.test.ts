@@ -13,7 +13,7 @@ import { skipWithoutBwrap } from '../helpers/bwrap.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { createBashTool } from '../../src/builtin-tools/bash.js';
 import type { BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from '../../src/languages/typescript/runtime/index.js';
 import { privateRoot, resolveWorkspacePolicy, sweepStaleRunState, taskLimitSupport } from '../../src/sandbox/index.js';
 import { formatOwner, identityOf, ownerTag, type OwnerIdentity } from '../../src/sandbox/owner.js';
 import { cannotRunCode } from '../helpers/process-state.js';

@@ -13,7 +13,7 @@ import { cannotRunCode } from '../helpers/process-state.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startConnectionCounter, type ConnectionCounter } from '../helpers/connection-counter.js';
 import type { BindingFunction, BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime, type NodeRuntimeOptions } from '../../src/languages/typescript/runtime/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ptc-hostile-'));
 const workspace = join(root, 'workspace');

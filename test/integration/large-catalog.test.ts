@@ -15,7 +15,7 @@ import { ptcPlugin } from '../../src/ptc/plugin.js';
 import { renderPtcOnlySection, renderSdkInstructions, renderSdkSection } from '../../src/ptc/prompt-sections.js';
 import type { PtcDispatchSettle } from '../../src/ptc/run-code.js';
 import { SDK_BINDING_DECLARATION } from '../../src/ptc/sdk-binding.js';
-import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import { ToolRuntime } from '../../src/tools/tool-runtime.js';
 import { defineTool } from '../../src/tools/types.js';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
 import { createHarness, type Harness } from '../../src/harness.js';
 import { resolveModel } from '../../src/llm/index.js';
-import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 import { memoryResetNote } from '../../src/ptc-runtime-process/index.js';
 import { createSessionWriter } from '../../src/session/index.js';
 import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtures/scripted-openai-server.js';

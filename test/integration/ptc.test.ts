@@ -10,7 +10,7 @@ import type { JsonValue } from '../../src/json.js';
 import { ptcPlugin } from '../../src/ptc/plugin.js';
 import { renderPtcOnlySection, renderSdkSection } from '../../src/ptc/prompt-sections.js';
 import type { PtcDispatchSettle, PtcDispatchStart } from '../../src/ptc/run-code.js';
-import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import { ToolRuntime, type ToolResultEvent } from '../../src/tools/tool-runtime.js';
 import { defineTool } from '../../src/tools/types.js';

@@ -13,7 +13,7 @@ import { alive, cannotRunCode } from '../helpers/process-state.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startConnectionCounter, type ConnectionCounter } from '../helpers/connection-counter.js';
 import type { BindingFunction, BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
-import { createPythonRuntime, type PythonProcessEvent, type PythonRuntime, type PythonRuntimeOptions } from '../../src/ptc-runtime-python/index.js';
+import { createPythonRuntime, type PythonProcessEvent, type PythonRuntime, type PythonRuntimeOptions } from '../../src/languages/python/runtime/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ptc-py-hostile-'));
 const workspace = join(root, 'workspace');

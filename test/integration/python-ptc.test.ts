@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { runAgent } from '../../src/agent/loop.js';
 import { createHarness, type Harness } from '../../src/harness.js';
 import { resolveModel } from '../../src/llm/index.js';
-import { createPythonRuntime, memoryResetNote, type PythonRuntime } from '../../src/ptc-runtime-python/index.js';
+import { createPythonRuntime, memoryResetNote, type PythonRuntime } from '../../src/languages/python/runtime/index.js';
 import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { createSessionWriter, readSession } from '../../src/session/index.js';

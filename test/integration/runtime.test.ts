@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/json.js';
 import type { BindingFunction, BindingNamespace, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime, type NodeRuntimeOptions } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type ChildProcessEvent, type NodeRuntime, type NodeRuntimeOptions } from '../../src/languages/typescript/runtime/index.js';
 import { overrideSandboxProbe } from '../../src/sandbox/index.js';
 import { createHarness } from '../../src/harness.js';
 import { cannotRunCode } from '../helpers/process-state.js';
@@ -489,10 +489,10 @@ describe('the built runtime (tsc output)', () => {
       } catch {
         // tsc still emits when some other file has type errors; what matters is the emitted runtime.
       }
-      const bootstrap = join(outDir, 'ptc-runtime-node', 'child', 'bootstrap.js');
+      const bootstrap = join(outDir, 'languages', 'typescript', 'runtime', 'child', 'bootstrap.js');
       expect(existsSync(bootstrap)).toBe(true);
-      expect(existsSync(join(outDir, 'ptc-runtime-node', 'child', 'bootstrap.ts'))).toBe(false);
-      const entry = pathToFileURL(join(outDir, 'ptc-runtime-node', 'index.js')).href;
+      expect(existsSync(join(outDir, 'languages', 'typescript', 'runtime', 'child', 'bootstrap.ts'))).toBe(false);
+      const entry = pathToFileURL(join(outDir, 'languages', 'typescript', 'runtime', 'index.js')).href;
       const script = [
         `import { createNodeRuntime } from ${JSON.stringify(entry)};`,
         `const rt = createNodeRuntime({ sandbox: 'off', pool: false });`,

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapRequired } from '../helpers/bwrap.js';
 import { sizeOf } from '../helpers/file-size.js';
 import type { BindingNamespace, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
-import type { PhaseTrace } from '../../src/ptc-runtime-node/trace.js';
+import { createNodeRuntime, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
+import type { PhaseTrace } from '../../src/languages/typescript/runtime/trace.js';
 import { freezerSupport, setFreezeEnabled } from '../../src/sandbox/index.js';
 import { thawAllNow } from '../../src/sandbox/freezer.js';
 

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { BindingFunction } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 import { privateRoot, setSpawnerEnabled } from '../../src/sandbox/index.js';
 import { ownerTag } from '../../src/sandbox/owner.js';
 import { decodeWaitStatus } from '../../src/sandbox/spawner.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BindingFunction } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'ptc-warm-up-'));
 /** Exactly the output budget of the ledger test below: 98 characters of log, its newline, and `1`. */

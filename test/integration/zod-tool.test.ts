@@ -12,7 +12,7 @@ import { createContext, type Context } from '../../src/context/context.js';
 import { resolveModel } from '../../src/llm/index.js';
 import { ptcPlugin } from '../../src/ptc/plugin.js';
 import { renderSdkSection } from '../../src/ptc/prompt-sections.js';
-import { createNodeRuntime } from '../../src/ptc-runtime-node/index.js';
+import { createNodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 import type { PtcRuntime } from '../../src/ptc-runtime/types.js';
 import { createSessionWriter, readSession } from '../../src/session/index.js';
 import { ToolRuntime } from '../../src/tools/tool-runtime.js';

@@ -49,8 +49,8 @@ async function execAhead(file: string, lang: 'ts' | 'py' | undefined): Promise<{
       return {};
     }
   }
-  const { execLanguageOf } = await import('../../ptc-runtime/program-language.js');
+  const { execLanguageOf } = await import('../../languages/program-language.js');
   if (execLanguageOf(file, lang) !== 'typescript') return { source };
-  const { stripProgramAhead } = await import('../../ptc-runtime-node/strip.js');
+  const { stripProgramAhead } = await import('../../languages/typescript/runtime/strip.js');
   return { source, stripping: stripProgramAhead(source) };
 }

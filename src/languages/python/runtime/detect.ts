@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RuntimeUnavailableError } from '../errors.js';
+import { RuntimeUnavailableError } from '../../../errors.js';
 
 /** The oldest Python the child bootstrap supports. */
 export const MIN_PYTHON_VERSION: readonly [number, number] = [3, 9];

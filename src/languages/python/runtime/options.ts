@@ -1,15 +1,15 @@
 // Options of createPythonRuntime: the shared process-runtime options (src/ptc-runtime-process/options.ts),
 // so a program has the same budget in either language, plus the python3 to run.
 
-import { ConfigError } from '../errors.js';
-import { DEFAULT_MEMORY_IDLE_MS } from '../limits.js';
+import { ConfigError } from '../../../errors.js';
+import { DEFAULT_MEMORY_IDLE_MS } from '../../../limits.js';
 import {
   resolveProcessRuntimeOptions,
   type ProcessEvent,
   type ProcessRuntimeConfig,
   type ProcessRuntimeLimits,
   type ProcessRuntimeOptions,
-} from '../ptc-runtime-process/options.js';
+} from '../../../ptc-runtime-process/options.js';
 
 export { DEFAULT_MEMORY_IDLE_MS };
 

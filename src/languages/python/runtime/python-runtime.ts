@@ -4,12 +4,12 @@
 // goes to the child as it is (the bootstrap compiles it), and binding names must be Python
 // identifiers. In `in-memory` execution, runs that share a memoryKey reuse one kept process.
 
-import { ConfigError } from '../errors.js';
-import type { ResolvedRunSpec } from '../ptc-runtime/types.js';
-import { endedEarlyMessage } from '../ptc-runtime-process/child-exit.js';
-import { memoryResetNote as resetNote } from '../ptc-runtime-process/in-memory.js';
-import type { ProcessLanguage } from '../ptc-runtime-process/language.js';
-import { createProcessRuntime, type ProcessRuntime } from '../ptc-runtime-process/process-runtime.js';
+import { ConfigError } from '../../../errors.js';
+import type { ResolvedRunSpec } from '../../../ptc-runtime/types.js';
+import { endedEarlyMessage } from '../../../ptc-runtime-process/child-exit.js';
+import { memoryResetNote as resetNote } from '../../../ptc-runtime-process/in-memory.js';
+import type { ProcessLanguage } from '../../../ptc-runtime-process/language.js';
+import { createProcessRuntime, type ProcessRuntime } from '../../../ptc-runtime-process/process-runtime.js';
 import { PYTHON_BOOTSTRAP } from './child/bootstrap-source.js';
 import { detectPython } from './detect.js';
 import { resolvePythonRuntimeOptions, type PythonRuntimeConfig, type PythonRuntimeOptions } from './options.js';

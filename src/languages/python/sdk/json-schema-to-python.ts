@@ -2,10 +2,10 @@
 // properties become named TypedDicts (declared by the caller), the rest typing expressions. Whatever
 // the input the result compiles: anything not understood, too deep or too large becomes JsonValue.
 
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '../limits.js';
-import { arrayOf, getOwn, hasOwn, isRecord, ownKeys } from './schema-access.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '../../../limits.js';
+import { arrayOf, getOwn, hasOwn, isRecord, ownKeys } from '../../../codegen/schema-access.js';
 import { isPythonIdentifier, pyComment, pyDocstring, pyString } from './python-syntax.js';
-import { allocateName } from './ts-syntax.js';
+import { allocateName } from '../../../codegen/ts-syntax.js';
 
 /** One named declaration the type refers to (a TypedDict or an alias), at column 0. */
 export interface PythonDeclaration {

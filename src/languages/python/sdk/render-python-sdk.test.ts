@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolSchema } from '../tools/types.js';
+import type { ToolSchema } from '../../../tools/types.js';
 import { renderPythonSdk } from './render-python-sdk.js';
 import { pyDocstring, pyString } from './python-syntax.js';
 

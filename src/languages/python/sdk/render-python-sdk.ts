@@ -5,11 +5,11 @@
 // identifiers (`from`, `content-type`), which a dict spells as-is and keyword arguments cannot;
 // it is also the TypeScript SDK's shape (docs/python-runtime.md, "The SDK").
 
-import type { ToolSchema } from '../tools/types.js';
+import type { ToolSchema } from '../../../tools/types.js';
 import { renderPythonType, pascalCase, type PythonDeclaration } from './json-schema-to-python.js';
 import { isPythonIdentifier, pyComment, pyDocstring, pyString, PYTHON_KEYWORDS } from './python-syntax.js';
-import { arrayOf, getOwn, hasOwn, isRecord } from './schema-access.js';
-import { allocateName, compareCodeUnits } from './ts-syntax.js';
+import { arrayOf, getOwn, hasOwn, isRecord } from '../../../codegen/schema-access.js';
+import { allocateName, compareCodeUnits } from '../../../codegen/ts-syntax.js';
 
 /** Names the SDK declares itself (and typing's), which generated names never take. */
 const SDK_NAMES = [

@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RuntimeUnavailableError } from '../errors.js';
+import { RuntimeUnavailableError } from '../../../errors.js';
 import { stripTypes } from './strip.js';
 
 let cached: string | undefined;

@@ -5,10 +5,10 @@
 // names outlive them (top-level-names.ts), and a V8 out-of-memory abort is told apart from a forged
 // one when the process ends early.
 
-import type { ErrorInfo } from '../errors.js';
-import { endedEarlyMessage, type ChildExit } from '../ptc-runtime-process/child-exit.js';
-import type { ProcessLanguage } from '../ptc-runtime-process/language.js';
-import { createProcessRuntime, type ProcessRuntime } from '../ptc-runtime-process/process-runtime.js';
+import type { ErrorInfo } from '../../../errors.js';
+import { endedEarlyMessage, type ChildExit } from '../../../ptc-runtime-process/child-exit.js';
+import type { ProcessLanguage } from '../../../ptc-runtime-process/language.js';
+import { createProcessRuntime, type ProcessRuntime } from '../../../ptc-runtime-process/process-runtime.js';
 import { BOOTSTRAP_INPUT_ARGS, WARM_UP_ARG, bootstrapSource } from './bootstrap-source.js';
 import { resolveNodeRuntimeOptions, type NodeRuntimeConfig, type NodeRuntimeOptions } from './options.js';
 import { stripProgram } from './strip.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MEMORY_MB, DEFAULT_POOL_MAX_SIZE, DEFAULT_POOL_SIZE, DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, RSS_HEADROOM_MB } from '../limits.js';
+import { DEFAULT_MEMORY_MB, DEFAULT_POOL_MAX_SIZE, DEFAULT_POOL_SIZE, DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, RSS_HEADROOM_MB } from '../../../limits.js';
 import { resolveNodeRuntimeOptions, type NodeRuntimeOptions } from './options.js';
 
 describe('resolveNodeRuntimeOptions', () => {

@@ -1,7 +1,7 @@
 // Options of createNodeRuntime: the shared process-runtime options (src/ptc-runtime-process/options.ts)
 // plus the Node binary and phase tracing. Bad values are a ConfigError naming the option.
 
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../../errors.js';
 import {
   resolveProcessRuntimeOptions,
   type ProcessEvent,
@@ -9,7 +9,7 @@ import {
   type ProcessRuntimeConfig,
   type ProcessRuntimeLimits,
   type ProcessRuntimeOptions,
-} from '../ptc-runtime-process/options.js';
+} from '../../../ptc-runtime-process/options.js';
 import { phaseSinkOf, type PhaseTrace } from './trace.js';
 
 /** Limits of one run; each defaults to the constant of the same meaning in src/limits.ts. */

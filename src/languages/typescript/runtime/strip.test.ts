@@ -84,8 +84,8 @@ describe('stripProgramAhead', () => {
   it('works in a plain node process with nothing else running, as `ptc exec` uses it', () => {
     // The built module (dist/, built by the global setup), with no loader hook and no test runner:
     // the process must wait for the worker and take its result.
-    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-    const moduleUrl = pathToFileURL(path.join(root, 'dist/ptc-runtime-node/strip.js')).href;
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+    const moduleUrl = pathToFileURL(path.join(root, 'dist/languages/typescript/runtime/strip.js')).href;
     const script = [
       `import { stripProgram, stripProgramAhead, stripsTakenAhead } from ${JSON.stringify(moduleUrl)};`,
       "await stripProgramAhead('const n: number = 1;\\nreturn n;');",

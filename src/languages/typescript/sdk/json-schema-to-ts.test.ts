@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { compileTs } from '../../test/helpers/compile-ts.js';
-import type { JsonSchema } from '../json.js';
+import { compileTs } from '../../../../test/helpers/compile-ts.js';
+import type { JsonSchema } from '../../../json.js';
 import { jsonSchemaToTs, MAX_SCHEMA_DEPTH, renderSchemaType } from './json-schema-to-ts.js';
 
 /** Strips the indentation of the first non-empty line from every line, and the outer blank lines. */

@@ -1,10 +1,10 @@
 // JSON Schema (2020-12 subset) → TypeScript type text. Whatever the input, the result is valid
 // TypeScript: anything not understood, too deep or too large degrades to `unknown`.
 
-import { MAX_DIRECT_REF_CHAIN, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '../limits.js';
-import { ConfigError } from '../errors.js';
-import type { JsonSchema } from '../json.js';
-import { arrayOf, getOwn, hasOwn, isRecord, ownKeys } from './schema-access.js';
+import { MAX_DIRECT_REF_CHAIN, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '../../../limits.js';
+import { ConfigError } from '../../../errors.js';
+import type { JsonSchema } from '../../../json.js';
+import { arrayOf, getOwn, hasOwn, isRecord, ownKeys } from '../../../codegen/schema-access.js';
 import {
   allocateName,
   compareCodeUnits,
@@ -14,7 +14,7 @@ import {
   jsDoc,
   propertyKey,
   quoteString,
-} from './ts-syntax.js';
+} from '../../../codegen/ts-syntax.js';
 
 export { MAX_DIRECT_REF_CHAIN, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES };
 

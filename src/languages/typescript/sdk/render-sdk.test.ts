@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { compileTs } from '../../test/helpers/compile-ts.js';
-import type { ToolSchema } from '../tools/types.js';
+import { compileTs } from '../../../../test/helpers/compile-ts.js';
+import type { ToolSchema } from '../../../tools/types.js';
 import { renderTypeScriptSdk } from './render-sdk.js';
 
 /** Strips the indentation of the first non-empty line from every line, and the outer blank lines. */

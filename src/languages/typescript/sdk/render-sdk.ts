@@ -1,10 +1,10 @@
 // The TypeScript SDK the model programs against: one global declaration text (a script, not a
 // module) giving `tools`, `ToolCallError` and the argument/output types of every tool.
 
-import type { ToolSchema } from '../tools/types.js';
-import { arrayOf, getOwn, hasOwn, isRecord } from './schema-access.js';
+import type { ToolSchema } from '../../../tools/types.js';
+import { arrayOf, getOwn, hasOwn, isRecord } from '../../../codegen/schema-access.js';
 import { renderSchemaType, type HelperDeclaration } from './json-schema-to-ts.js';
-import { allocateName, compareCodeUnits, indentContinuation, jsDoc, quoteString } from './ts-syntax.js';
+import { allocateName, compareCodeUnits, indentContinuation, jsDoc, quoteString } from '../../../codegen/ts-syntax.js';
 
 /** Names the SDK declares itself; helper names never take these. */
 const SDK_GLOBALS = ['JsonValue', 'ToolArgsMap', 'ToolOutputMap', 'ToolCallError', 'tools', 'Promise', 'Error'];

@@ -5,8 +5,8 @@
 // refused unless its async context is the run in progress (docs/in-memory-mode.md, "What a later run
 // can trust"), and everything on the way to the frame is a captured primordial.
 
-import type { JsonValue } from '../../json.js';
-import type { ChildBinding, ResultFrame } from '../../ptc-runtime-process/frames.js';
+import type { JsonValue } from '../../../../json.js';
+import type { ChildBinding, ResultFrame } from '../../../../ptc-runtime-process/frames.js';
 
 // Defined by the other child files of the same script (bootstrap-source.ts).
 declare const stringify: typeof import('./primordials.js').stringify;

@@ -8,7 +8,7 @@
 // (or, in in-memory mode, may send the next program: docs/in-memory-mode.md, "Node"). It trusts the
 // host's frames; the host trusts nothing here.
 
-import type { ChildLimits, HostFrame } from '../../ptc-runtime-process/frames.js';
+import type { ChildLimits, HostFrame } from '../../../../ptc-runtime-process/frames.js';
 
 const { Console } = require('node:console') as typeof import('node:console');
 const { createRequire } = require('node:module') as typeof import('node:module');

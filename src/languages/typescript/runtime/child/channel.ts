@@ -4,7 +4,7 @@
 // method on the way is captured before any program runs, so a kept program's patch of a prototype
 // (Buffer, String, Socket) cannot read, rewrite or answer a later run's frames (docs/in-memory-mode.md).
 
-import type { HostFrame } from '../../ptc-runtime-process/frames.js';
+import type { HostFrame } from '../../../../ptc-runtime-process/frames.js';
 
 const { writeSync } = require('node:fs') as typeof import('node:fs');
 const { Socket } = require('node:net') as typeof import('node:net');

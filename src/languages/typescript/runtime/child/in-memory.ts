@@ -10,7 +10,7 @@
 // program runs in the same global object. Its top-level names are already global properties: the host
 // rewrote the program (top-level-names.ts). Call ids keep growing across runs, as the host expects.
 
-import type { RunFrame } from '../../ptc-runtime-process/frames.js';
+import type { RunFrame } from '../../../../ptc-runtime-process/frames.js';
 
 // Defined by the other child files of the same script (bootstrap-source.ts).
 declare const mapForEach: typeof import('./primordials.js').mapForEach;

@@ -2,7 +2,7 @@
 // line:column, called once, and its outcome (value, exception or a broken limit) reported as the one
 // `done` frame (docs/control-channel.md, "Frames").
 
-import type { ChildErrorCode, RunFrame } from '../../ptc-runtime-process/frames.js';
+import type { ChildErrorCode, RunFrame } from '../../../../ptc-runtime-process/frames.js';
 
 const vm = require('node:vm') as typeof import('node:vm');
 
