@@ -1,7 +1,8 @@
 // `prepare` (npm ci, npm pack, and the first `npx ptc` of a clone, which installs the clone into
 // npx's cache and runs prepare again): builds dist/ only when a source is newer than the build, so
 // running `ptc` never waits for a rebuild of what is already built (issue 27). The check is a stat
-// of each file under src/ and the tsconfig files, a few milliseconds; `npm run build` always builds.
+// of each file under src/ (a language pack's .py or .sh files included) and the tsconfig files, a
+// few milliseconds; `npm run build` always builds.
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -15,7 +16,7 @@ function newestInput() {
   let newest = 0;
   for (const file of ['tsconfig.json', 'tsconfig.build.json', 'package.json']) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && /\.(?:ts|mts|cts|json)$/.test(entry.name)) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile() && /\.(?:ts|mts|cts|json|py|sh)$/.test(entry.name)) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
 }

@@ -15,7 +15,9 @@ export default async function setup(): Promise<void> {
       cwd: root,
       stdio: 'inherit',
     });
-    // The rest of `npm run build`: the precomputed --help texts (src/cli/help-text.ts).
+    // The rest of `npm run build`: the language packs' own files (a Python bootstrap), and the
+    // precomputed --help texts (src/cli/help-text.ts).
+    execFileSync(process.execPath, [path.join(root, 'scripts/copy-language-files.mjs')], { cwd: root, stdio: 'inherit' });
     execFileSync(process.execPath, [path.join(root, 'scripts/build-cli-help.mjs')], { cwd: root, stdio: 'inherit' });
   } catch {
     // tsc still emits what it can. `npm test` type-checks everything before vitest starts, so a type

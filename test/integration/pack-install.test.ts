@@ -19,6 +19,8 @@ const RUN_TIMEOUT_MS = 60_000;
 
 const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' });
 const npmMissing = npmVersion.status !== 0;
+const pythonMissing = spawnSync('python3', ['--version'], { encoding: 'utf8' }).status !== 0;
+if (pythonMissing) console.warn('The npm pack install test skips its `ptc exec list.py` step: python3 is not installed here (apt-get install python3).');
 if (npmMissing) console.warn(`Skipping the npm pack install test: npm is not available here (${npmVersion.error?.message ?? npmVersion.stderr}).`);
 
 /** npm's environment without the npm_* variables a parent `npm test` sets, which would steer the child npm. */
@@ -103,6 +105,7 @@ describe.skipIf(npmMissing)('npm pack, installed into a fresh project and a glob
     fs.mkdirSync(home);
     fs.writeFileSync(path.join(workspace, 'note.txt'), 'packed\n');
     fs.writeFileSync(path.join(workspace, 'list.ts'), 'const found = await tools.glob({ pattern: "*.txt" });\nreturn found.files;\n');
+    fs.writeFileSync(path.join(workspace, 'list.py'), 'found = await tools.glob({"pattern": "*.txt"})\nreturn found["files"]\n');
   }, INSTALL_TIMEOUT_MS);
 
   // Two installed dependency trees: removing them takes a while on a loaded machine.
@@ -122,7 +125,9 @@ describe.skipIf(npmMissing)('npm pack, installed into a fresh project and a glob
   }
 
   it('packs the built CLI, the presets and the UI client, and no sources that would need a build', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'dist/cli/main.js', 'dist/cli/help.json', 'dist/index.js', 'presets/ptc.yml']));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining(['package.json', 'dist/cli/main.js', 'dist/cli/help.json', 'dist/index.js', 'presets/ptc.yml', 'dist/languages/python/runtime/child/bootstrap.py']),
+    );
     const sources = packedFiles.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts') && !file.startsWith('src/ui/client/'));
     expect(sources).toEqual([]);
     expect(packedFiles.filter((file) => file.startsWith('test/') || file === 'tsconfig.json')).toEqual([]);
@@ -158,6 +163,13 @@ describe.skipIf(npmMissing)('npm pack, installed into a fresh project and a glob
     const exec = ptc(install.bin, ['exec', 'list.ts']);
     expect({ code: exec.code, stderr: exec.stderr }, install.where).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(exec.stdout)).toEqual(['note.txt']);
+
+    // A Python program: its bootstrap is the package's own .py file, copied into dist by the build.
+    if (!pythonMissing) {
+      const py = ptc(install.bin, ['exec', 'list.py']);
+      expect({ code: py.code, stderr: py.stderr }, install.where).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(py.stdout)).toEqual(['note.txt']);
+    }
   });
 
   it("imports the root and every subpath entry from the installed package, each with what its area needs", () => {

@@ -1,6 +1,6 @@
 // createPythonRuntime: the python3 provider of the ptc-runtime seam (docs/python-runtime.md), a thin
 // adapter over the shared process runtime (src/ptc-runtime-process/). What is Python's own: the
-// interpreter is detected (3.9+) and started isolated with the bootstrap on stdin, the program text
+// interpreter is detected (3.9+) and started isolated with the bootstrap (child/bootstrap.py) on stdin, the program text
 // goes to the child as it is (the bootstrap compiles it), and binding names must be Python
 // identifiers. In `in-memory` execution, runs that share a memoryKey reuse one kept process.
 
@@ -10,7 +10,7 @@ import { endedEarlyMessage } from '../../../ptc-runtime-process/child-exit.js';
 import { memoryResetNote as resetNote } from '../../../ptc-runtime-process/in-memory.js';
 import type { ProcessLanguage } from '../../../ptc-runtime-process/language.js';
 import { createProcessRuntime, type ProcessRuntime } from '../../../ptc-runtime-process/process-runtime.js';
-import { PYTHON_BOOTSTRAP } from './child/bootstrap-source.js';
+import { packFile } from '../../pack-file.js';
 import { detectPython } from './detect.js';
 import { resolvePythonRuntimeOptions, type PythonRuntimeConfig, type PythonRuntimeOptions } from './options.js';
 
@@ -28,6 +28,9 @@ export const PYTHON_RESERVED_GLOBALS: readonly string[] = [
  * comes on stdin.
  */
 export const PYTHON_ARGS: readonly string[] = ['-I', '-S', '-B', '-X', 'utf8', '-'];
+
+/** The child's bootstrap (Python 3.9+, standard library only), beside this module in src/ and dist/. */
+export const PYTHON_BOOTSTRAP_FILE = './child/bootstrap.py';
 
 const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -62,7 +65,7 @@ function pythonLanguage(config: PythonRuntimeConfig): ProcessLanguage<'python'> 
         args: PYTHON_ARGS,
         ...(python.binDir.startsWith('/usr/') ? {} : { pathPrefix: python.binDir }),
         runtimeReadPaths: python.readPaths,
-        stdin: PYTHON_BOOTSTRAP,
+        stdin: packFile(import.meta.url, PYTHON_BOOTSTRAP_FILE),
       };
     },
     childTexts: { start: 'python3', process: 'The python3 process', exited: 'python3' },

@@ -1,10 +1,3 @@
-// The Python child's bootstrap, as text: the host feeds it to `python3 -` on stdin, so no file has to
-// be readable inside the sandbox and a built package (which ships only compiled JavaScript) carries it.
-// It is Python 3.9+ using the standard library only; the protocol is docs/control-channel.md's, the
-// rest is docs/python-runtime.md. Kept free of backticks and dollar-brace pairs so String.raw holds it
-// byte for byte (a test compiles it with python3).
-
-export const PYTHON_BOOTSTRAP = String.raw`
 # The child side of the Python runtime (docs/python-runtime.md). The host feeds this text to
 # 'python3 -I -S -B -X utf8 -' on stdin. Standard library only, Python 3.9+. It announces 'ready' on
 # fd 3, then runs each 'run' frame's program as the body of an async function, reporting log, call
@@ -789,4 +782,3 @@ async def _main():
 
 _prepare()
 asyncio.run(_main())
-`;
