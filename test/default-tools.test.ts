@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderTypeScriptSdk } from '../src/codegen/index.js';
+import { renderTypeScriptSdk } from '../src/languages/index.js';
 import { createHarness } from '../src/harness.js';
 import { compileTs } from './helpers/compile-ts.js';
 

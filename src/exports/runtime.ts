@@ -10,4 +10,4 @@ export { DispatchPool, DEFAULT_MAX_PARALLEL_SUB_CALLS } from '../ptc/dispatch-po
 export { ptcPlugin, type PtcPluginConfig } from '../ptc/plugin.js';
 export { renderSdkSection, renderPtcOnlySection, renderSdkInstructions, SDK_SECTION_ID, PTC_ONLY_SECTION_ID, type PromptExample } from '../ptc/prompt-sections.js';
 export { execProgram, type ExecDispatch, type ExecJson, type ExecProgramOptions, type ExecProgramResult } from '../ptc/exec-program.js';
-export { jsonSchemaToTs, renderPythonSdk, renderTypeScriptSdk, SDK_RENDERERS, type SdkLanguage } from '../codegen/index.js';
+export { jsonSchemaToTs, renderPythonSdk, renderTypeScriptSdk, SDK_RENDERERS, type SdkLanguage } from '../languages/index.js';

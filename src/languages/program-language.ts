@@ -1,23 +1,22 @@
-// Which language a program is in, from its file name or a `--lang` value. Kept free of imports so
-// the CLI can decide it before it loads anything heavy (src/cli/main.ts, `ptc exec`).
+// Which language a program is in, from its file name or a `--lang` value, as the table of language
+// packs says (src/languages/table.ts). The table holds the packs' words and SDK renderers but no
+// runtime, so the CLI can ask before it loads anything heavy (`ptc exec`).
 
 import type { PtcLanguage } from '../ptc-runtime/types.js';
+import { DEFAULT_LANGUAGE, packOfFile, packOfFlag } from './table.js';
 
-/** The program language a file's extension names: `.py` is Python, anything else TypeScript. */
+/** The program language a file's extension names (`.py` is Python); TypeScript for any other. */
 export function programLanguageOf(file: string): PtcLanguage {
-  return /\.py$/i.test(file) ? 'python' : 'typescript';
+  return packOfFile(file)?.id ?? DEFAULT_LANGUAGE;
 }
 
-/** `--lang` values: `py`/`python` and `ts`/`typescript`; undefined for anything else. */
+/** The language a `--lang` value names (`py`/`python`, `ts`/`typescript`, a registered pack's); undefined for anything else. */
 export function parseProgramLanguage(value: string): PtcLanguage | undefined {
-  const lower = value.toLowerCase();
-  if (lower === 'py' || lower === 'python') return 'python';
-  if (lower === 'ts' || lower === 'typescript') return 'typescript';
-  return undefined;
+  return packOfFlag(value)?.id;
 }
 
 /** The language of `ptc exec`'s program: `--lang` when given, else the file's extension. */
-export function execLanguageOf(file: string, lang: 'ts' | 'py' | undefined): PtcLanguage {
+export function execLanguageOf(file: string, lang: string | undefined): PtcLanguage {
   if (lang === undefined) return programLanguageOf(file);
-  return lang === 'py' ? 'python' : 'typescript';
+  return parseProgramLanguage(lang) ?? DEFAULT_LANGUAGE;
 }

@@ -109,8 +109,11 @@ export interface TimeoutDescriptor {
   readonly maxMs: number;
 }
 
-/** The languages a runtime's programs may be written in; each has an SDK renderer (src/codegen). */
-export type PtcLanguage = 'typescript' | 'python';
+/**
+ * The language a runtime's programs are written in: the id of a language pack (src/languages/table.ts),
+ * which gives its SDK, prompt words and runtime. The shipped ones are named; a registered pack adds its own.
+ */
+export type PtcLanguage = 'typescript' | 'python' | (string & {});
 
 /**
  * `stateless` (the default): every program starts in a fresh process. `in-memory`: runs that share a

@@ -5,14 +5,14 @@
 // mode (config or presentAs).
 
 import { z } from 'zod';
-import { isSdkLanguage } from '../codegen/index.js';
 import type { Context, Plugin } from '../context/context.js';
 import { ConfigError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
+import { languagePack, languagePackOr, languagePacks } from '../languages/table.js';
 import type { ProgramExecution, PtcLanguage, PtcRuntime } from '../ptc-runtime/types.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { vetSchemas } from '../tools/vetted-schemas.js';
-import { createRunCodeTool, RUN_CODE_DESCRIPTION, type RunCodeToolOptions } from './run-code.js';
+import { createRunCodeTool, type RunCodeToolOptions } from './run-code.js';
 
 const ptcConfig = z.object({
   /** The workspace programs run in (absolute). */
@@ -37,9 +37,11 @@ export const ptcPlugin: Plugin<PtcPluginConfig> = {
   apply(ctx, config) {
     const runtime = ctx.ptcRuntime;
     const language: unknown = runtime.language;
-    if (!isSdkLanguage(language)) {
+    const pack = languagePack(language);
+    if (pack === undefined) {
+      const known = languagePacks().map((p) => `"${p.id}"${p.runtimeRow === undefined ? '' : ` (${p.runtimeRow})`}`);
       throw new ConfigError(
-        `the loaded code runtime's language ${JSON.stringify(language)} has no SDK renderer; use a runtime whose language is "typescript" (node-runtime) or "python" (python-runtime).`,
+        `the loaded code runtime's language ${JSON.stringify(language)} has no SDK renderer; use a runtime whose language is ${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? '"typescript"'}.`,
       );
     }
     const options = (rt: PtcRuntime): RunCodeToolOptions => ({
@@ -50,10 +52,11 @@ export const ptcPlugin: Plugin<PtcPluginConfig> = {
     });
     const tool = createRunCodeTool(options(runtime));
     const execution = runtime.execution ?? 'stateless';
+    const description = pack.prompt.runCodeDescription(execution);
     const flavoured =
-      language === 'typescript' && execution === 'stateless'
+      description === tool.description && pack.prompt.codeArgumentDescription === undefined
         ? tool
-        : { ...tool, description: runCodeDescription(language, execution), inputSchema: withCodeDescription(tool.inputSchema, language) };
+        : { ...tool, description, inputSchema: withCodeDescription(tool.inputSchema, pack.id) };
     // run_code's schema in every flavour is checked by src/builtin-tools/catalog-schemas.test.ts.
     if (execution !== 'in-memory') {
       ctx.tools.provideTransport(vetSchemas(flavoured));
@@ -96,29 +99,15 @@ function withMemoryKey(runtime: PtcRuntime, memoryKey: object): PtcRuntime {
   };
 }
 
-/** run_code's description in the runtime's language; the TypeScript stateless one is RUN_CODE_DESCRIPTION itself. */
+/** run_code's description in the runtime's language (its pack's words); the TypeScript stateless one is RUN_CODE_DESCRIPTION itself. */
 export function runCodeDescription(language: PtcLanguage, execution: ProgramExecution = 'stateless'): string {
-  const state =
-    execution === 'in-memory'
-      ? 'top-level names persist from one run to the next in this conversation until the memory is reset.'
-      : 'each run starts with fresh state.';
-  if (language === 'python') {
-    return (
-      'Run a Python program that calls the tools of this session. Arguments: `code` (required) — the BODY of an ' +
-      'async Python function, using `await tools.<name>({...})` as declared in the SDK of the system prompt; ' +
-      '`description` (required) — a short label of what the program does. Only what the program returns or prints ' +
-      `comes back to you; ${state}`
-    );
-  }
-  return execution === 'stateless' ? RUN_CODE_DESCRIPTION : RUN_CODE_DESCRIPTION.replace('each run starts with fresh state.', state);
+  return languagePackOr(language).prompt.runCodeDescription(execution);
 }
 
 /** run_code's input schema in the runtime's language (exported for the test that vets it). */
 export function withCodeDescription(schema: JsonSchema, language: PtcLanguage): JsonSchema {
-  if (language !== 'python' || typeof schema !== 'object' || schema === null) return schema;
+  const code = languagePackOr(language).prompt.codeArgumentDescription;
+  if (code === undefined || typeof schema !== 'object' || schema === null) return schema;
   const properties = (schema as { properties?: Record<string, JsonSchema> }).properties ?? {};
-  return {
-    ...schema,
-    properties: { ...properties, code: { type: 'string', description: 'The program: the body of an async Python function.' } },
-  };
+  return { ...schema, properties: { ...properties, code: { type: 'string', description: code } } };
 }

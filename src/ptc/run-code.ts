@@ -5,7 +5,7 @@
 
 import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from '../builtin-tools/builtin-contract.js';
 import { runCodeTimeoutText } from '../builtin-tools/contracts/run-code-text.js';
-import { isSdkLanguage } from '../codegen/index.js';
+import { RUN_CODE_DESCRIPTION } from '../languages/typescript/prompt.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
 import { AbortedError, HarnessError, PermissionDeniedError, SandboxUnavailableError, type ErrorCode, type ErrorInfo } from '../errors.js';
@@ -72,11 +72,7 @@ export interface RunCodeToolOptions {
   readonly maxParallelSubCalls?: number;
 }
 
-export const RUN_CODE_DESCRIPTION =
-  'Run a TypeScript program that calls the tools of this session. Arguments: `code` (required) — the ' +
-  'BODY of an async function, using `await tools.<name>(args)` as declared in the SDK of the system ' +
-  'prompt; `description` (required) — a short label of what the program does. Only what the program ' +
-  'returns or logs with console.log comes back to you; each run starts with fresh state.';
+export { RUN_CODE_DESCRIPTION };
 
 /**
  * The contract's schemas for a runtime's deadline bounds: the generated schema with the runtime's
@@ -112,7 +108,7 @@ export function createRunCodeTool(options: RunCodeToolOptions): ToolDefinition<R
           bindings: [
             { global: 'tools', functions: bridge.functions(), errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } },
             // Not tools: answered here from the visible catalog, never dispatched (docs/large-catalogs.md).
-            createSdkBinding(tools.schemas(scope), isSdkLanguage(runtime.language) ? runtime.language : 'typescript'),
+            createSdkBinding(tools.schemas(scope), runtime.language),
           ],
           cwd: options.cwd,
           ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),

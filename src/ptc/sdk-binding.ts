@@ -4,67 +4,26 @@
 // ranks tools for a query. Both answer on the host from the catalog visible when the run started;
 // they are not tools, so they never enter the registry pipeline and never appear as dispatches.
 
-import { SDK_RENDERERS, type SdkLanguage } from '../codegen/index.js';
 import { InvalidArgsError, UnknownToolError } from '../errors.js';
 import type { JsonValue } from '../json.js';
 import { DEFAULT_SDK_SEARCH_LIMIT, MAX_SDK_DESCRIBE_NAMES, MAX_SDK_QUERY_CHARS, MAX_SDK_SEARCH_LIMIT } from '../limits.js';
 import type { BindingFunction, BindingNamespace } from '../ptc-runtime/types.js';
 import type { ToolSchema } from '../tools/types.js';
+import { DEFAULT_LANGUAGE, languagePackOr } from '../languages/table.js';
 import { signature } from './catalog-index.js';
 import { searchCatalog } from './catalog-search.js';
 
 export const SDK_BINDING_GLOBAL = 'sdk';
 export const SDK_ERROR_CLASS = 'SdkError';
 
-/**
- * What the prompt declares for `sdk` (and `tools`, untyped) when it shows the index. Search takes
- * `(query, { limit }?)` or `({ query, limit })` (in Python also `(query, limit=5)`): the binding gets
- * every argument (BindingNamespace.argumentList), Python's keywords as one last dict.
- */
-export const SDK_BINDING_DECLARATION = [
-  'type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };',
-  '',
-  '/** Every tool of the index; `tools.<name>(args)` works whether or not you described it. */',
-  'declare const tools: { readonly [name: string]: (args?: { [key: string]: JsonValue }) => Promise<JsonValue> };',
-  '',
-  '/** A failed tool call rejects with this error; `message` says why. */',
-  'declare class ToolCallError extends Error {',
-  '  readonly toolName: string;',
-  '  readonly code: string;',
-  '}',
-  '',
-  '/** A tool found by sdk.search. */',
-  'interface SdkSearchHit {',
-  '  name: string;',
-  '  /** The server of a `<server>__<tool>` name, else "other". */',
-  '  group: string;',
-  '  /** How a call is written, e.g. `({ path, head? })`. */',
-  '  signature: string;',
-  '  /** The first sentence of its description. */',
-  '  summary: string;',
-  '}',
-  '',
-  '/** Read-only help about the tools, answered without calling any tool. */',
-  'declare const sdk: {',
-  '  /** TypeScript declarations (argument and return types, full descriptions) of the named tools. */',
-  '  describe(names: string | string[]): Promise<string>;',
-  `  /** Tools matching the words of a query, best first (default ${DEFAULT_SDK_SEARCH_LIMIT}, at most ${MAX_SDK_SEARCH_LIMIT}). */`,
-  '  search(query: string, options?: { limit?: number }): Promise<SdkSearchHit[]>;',
-  '  search(request: { query: string; limit?: number }): Promise<SdkSearchHit[]>;',
-  '};',
-  '',
-  '/** A bad sdk call (unknown tool name, malformed query) rejects with this error. */',
-  'declare class SdkError extends Error {',
-  '  readonly method: string;',
-  '  readonly code: string;',
-  '}',
-].join('\n');
+/** What the prompt declares for `sdk` under TypeScript; each language pack has its own. */
+export { SDK_BINDING_DECLARATION } from '../languages/typescript/sdk/sdk-declaration.js';
 
-/** The `sdk` namespace over the tools visible to one run; `describe` answers in `language`. */
-export function createSdkBinding(tools: readonly ToolSchema[], language: SdkLanguage = 'typescript'): BindingNamespace {
+/** The `sdk` namespace over the tools visible to one run; `describe` answers in `language` (a pack's id). */
+export function createSdkBinding(tools: readonly ToolSchema[], language: string = DEFAULT_LANGUAGE): BindingNamespace {
   const byName = new Map<string, ToolSchema>();
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-  const render = SDK_RENDERERS[language];
+  const { render } = languagePackOr(language).sdk;
   // Programs of both languages hand over all their arguments (argumentList), so extra ones are an
   // INVALID_ARGS rather than silently dropped.
   const describe: BindingFunction = async (args) => describeTools(byName, onlyArgument(args, 'sdk.describe', DESCRIBE_USAGE), render);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileTs } from '../../test/helpers/compile-ts.js';
-import { renderTypeScriptSdk } from '../codegen/index.js';
+import { renderTypeScriptSdk } from '../languages/index.js';
 import { createContext } from '../context/context.js';
 import { compileSchema, schemaDialect } from './schema-validator.js';
 import { ToolRuntime } from './tool-runtime.js';

@@ -19,8 +19,13 @@ export function workflowToolName(name: string): string {
 
 export const WORKFLOW_EXTENSIONS: Readonly<Record<string, PtcLanguage>> = { '.ts': 'typescript', '.py': 'python' };
 
-/** The comment marker of each language: header lines start with it. */
-const COMMENT: Readonly<Record<PtcLanguage, string>> = { typescript: '//', python: '#' };
+/** The comment marker of each workflow language: header lines start with it. */
+const COMMENT: Readonly<Record<string, string>> = { typescript: '//', python: '#' };
+
+/** A language's comment marker; workflows are TypeScript or Python (WORKFLOW_EXTENSIONS), TypeScript's otherwise. */
+function commentOf(language: PtcLanguage): string {
+  return (Object.hasOwn(COMMENT, language) ? COMMENT[language] : undefined) ?? '//';
+}
 
 export interface WorkflowFile {
   readonly name: string;
@@ -74,7 +79,7 @@ export type ParsedWorkflow = { readonly workflow: WorkflowFile } | { readonly pr
 /** Parses the text of `file`; a problem names the line and what to fix. */
 export function parseWorkflowFile(file: string, text: string, language: PtcLanguage): ParsedWorkflow {
   const fail = (line: number, message: string): ParsedWorkflow => ({ problem: { file, line, message } });
-  const marker = COMMENT[language];
+  const marker = commentOf(language);
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const example = `${marker} ---`;
   const content = (line: string | undefined): string | undefined => {
@@ -133,7 +138,7 @@ export function parseWorkflowFile(file: string, text: string, language: PtcLangu
 
 /** The header a saved workflow gets (workflow_save), in the language's comments; the code follows it. */
 export function renderWorkflowFile(fields: { name: string; description: string; input: JsonSchema }, code: string, language: PtcLanguage, yaml: (value: unknown) => string): string {
-  const marker = COMMENT[language];
+  const marker = commentOf(language);
   const body = yaml({ name: fields.name, description: fields.description, input: fields.input }).trimEnd().split('\n');
   const header = [`${marker} ---`, ...body.map((l) => (l === '' ? marker : `${marker} ${l}`)), `${marker} ---`];
   return `${header.join('\n')}\n${code.replace(/^\n+/, '').replace(/\s*$/, '')}\n`;

@@ -4,7 +4,6 @@
 // workflows excepted) as `tools`, each sub-call through the full pipeline with the id
 // `<this call>:ptc:<n>` (the same bridge as run_code). Only the program's return value comes back.
 
-import { isSdkLanguage } from '../codegen/index.js';
 import { HarnessError, PermissionDeniedError } from '../errors.js';
 import type { JsonValue } from '../json.js';
 import type { BindingFunction, PolicyWidening, PtcLanguage, PtcRuntime, RunResult } from '../ptc-runtime/types.js';
@@ -53,7 +52,7 @@ export function createWorkflowTool(workflow: WorkflowFile, options: WorkflowTool
           program: withInput(workflow.source, workflow.language, JSON.stringify(input)),
           bindings: [
             { global: 'tools', functions, errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } },
-            createSdkBinding(visible, isSdkLanguage(runtime.language) ? runtime.language : 'typescript'),
+            createSdkBinding(visible, runtime.language),
           ],
           cwd: options.cwd,
           signal: bridge.signal,

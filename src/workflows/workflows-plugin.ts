@@ -100,11 +100,6 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
 
 /** A runtime of the harness's sandbox mode and deadline, each program in a fresh process (no warm pool). */
 async function makeRuntime(language: PtcLanguage, settings: HarnessSettings): Promise<PtcRuntime> {
-  const options = { ...processRuntimeOptions(settings, {}), pool: false as const };
-  if (language === 'python') {
-    const { createPythonRuntime } = await import('../languages/python/runtime/index.js');
-    return createPythonRuntime(options);
-  }
-  const { createNodeRuntime } = await import('../languages/typescript/runtime/index.js');
-  return createNodeRuntime(options);
+  const { languagePackOr } = await import('../languages/table.js');
+  return languagePackOr(language).createRuntime({ ...processRuntimeOptions(settings, {}), pool: false as const });
 }

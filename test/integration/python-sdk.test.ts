@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderPythonSdk } from '../../src/codegen/index.js';
+import { renderPythonSdk } from '../../src/languages/index.js';
 import { createHarness } from '../../src/harness.js';
 import type { ToolSchema } from '../../src/tools/types.js';
 
