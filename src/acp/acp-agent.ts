@@ -12,7 +12,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { runAgent } from '../agent/loop.js';
 import { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
-import { projectLayer } from '../config/project-layer.js';
+import { projectLayer } from './project-layer.js';
 import '../builtin-tools/file-change.js';
 import { todosOf } from '../builtin-tools/todo.js';
 import type { Disposer } from '../context/context.js';

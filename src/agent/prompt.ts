@@ -7,36 +7,12 @@ import { ConfigError } from '../errors.js';
 import { renderPtcOnlySection, renderSdkSection, PTC_ONLY_SECTION_ID, SDK_SECTION_ID } from '../ptc/prompt-sections.js';
 import { compareNames } from '../tools/tool-runtime.js';
 import type { ToolSchema } from '../tools/types.js';
+import { SECTION_ORDER, type PromptAssembly, type PromptSection } from '../system-prompt.js';
 import { loadWorkspaceInstructions, renderWorkspaceSection, type WorkspaceInstructions } from './workspace-instructions.js';
 
-export interface PromptSection {
-  /** Stable id, e.g. `base`, `tools:sdk`, `workspace`. */
-  readonly id: string;
-  /** Position band; lower renders first (ties broken by id). */
-  readonly order: number;
-  readonly text: string;
-}
-
-export interface PromptAssembly {
-  readonly sections: readonly PromptSection[];
-  /** The tools sent on the wire, in order. */
-  readonly tools: readonly ToolSchema[];
-}
-
-export interface AssembleInfo {
-  readonly scope: Context;
-  readonly step: number;
-}
-
-declare module '../context/context.js' {
-  interface Events {
-    /** Listeners may add, remove or replace sections and tools; the returned assembly is final. */
-    'system-prompt/assemble'(assembly: PromptAssembly, info: AssembleInfo): PromptAssembly | undefined | Promise<PromptAssembly | undefined>;
-  }
-}
-
-/** Section order bands. */
-export const SECTION_ORDER = { base: 0, toolGuidance: 100, workspace: 200 } as const;
+// The contract (sections, order bands, the event) is below the agent, for the features that add a
+// section (docs/architecture.md, "Layers"); re-exported here for the library's agent entry.
+export { SECTION_ORDER, type AssembleInfo, type PromptAssembly, type PromptSection } from '../system-prompt.js';
 
 export const BASE_INSTRUCTIONS = [
   'You are a coding agent working in a local workspace. Use the tools to inspect files, change them and run commands;',

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 
 import type { z } from 'zod';
 import { AbortedError, SandboxUnavailableError, ToolFailedError } from '../errors.js';
-import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../plan-mode/read-only-workspace.js';
+import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from './read-only-workspace.js';
 import {
   BASH_PIPE_DRAIN_MS,
   DEFAULT_BASH_MEMORY_MB,

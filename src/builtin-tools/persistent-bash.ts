@@ -5,7 +5,7 @@
 // and what a hostile program can and cannot do to the shell are in docs/minimal-tools.md.
 
 import { AbortedError, InvalidArgsError, SandboxUnavailableError, ToolFailedError } from '../errors.js';
-import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../plan-mode/read-only-workspace.js';
+import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from './read-only-workspace.js';
 import { DEFAULT_BASH_MEMORY_MB, MAX_BASH_STREAM_BYTES } from '../limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';

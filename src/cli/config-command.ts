@@ -40,7 +40,7 @@ export interface ConfigShowOptions {
 
 export async function runConfigShow(options: ConfigShowOptions): Promise<CommandOutput> {
   const [{ loadConfigFiles }, { effectiveConfig, ENV_OF, SETTING_KEYS }, { WEB_SEARCH_ENV_NAMES }, { modelChoice }, { DEFAULT_MODEL }, { ruleText }] = await Promise.all([
-    import('../config/load-config.js'),
+    import('../trust/trusted-config.js'),
     import('../config/effective-config.js'),
     import('../config/setting-env.js'),
     import('../config/model-settings.js'),

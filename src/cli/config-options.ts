@@ -75,7 +75,8 @@ export async function applyConfig(command: Command, env: Env, note: (line: strin
     }
     return;
   }
-  const [{ loadConfigFiles, ruleSetOf }, { effectiveConfig }, { modelChoice }] = await Promise.all([
+  const [{ loadConfigFiles }, { ruleSetOf }, { effectiveConfig }, { modelChoice }] = await Promise.all([
+    import('../trust/trusted-config.js'),
     import('../config/load-config.js'),
     import('../config/effective-config.js'),
     import('../config/model-settings.js'),

@@ -2,7 +2,8 @@
 // allow/deny rules (docs/config.md, docs/security.md).
 
 export { readConfigFile, type LoadedConfigFile } from '../config/load-config-file.js';
-export { loadConfigFiles, ruleSetOf, type ConfigFiles } from '../config/load-config.js';
+export { ruleSetOf, type ConfigFiles } from '../config/load-config.js';
+export { loadConfigFiles } from '../trust/trusted-config.js';
 export { effectiveConfig, type EffectiveConfig } from '../config/effective-config.js';
 export { saveAllowRule } from '../config/save-rule.js';
 export {

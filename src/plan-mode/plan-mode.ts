@@ -1,12 +1,13 @@
 // Plan mode (docs/plan-mode.md): a switch on a harness scope under which the model can look but not
 // change. While it is on, the tools that may write are hidden from the scope (natively and from the
 // PTC SDK, one visibility layer), `bash` and programs run with the workspace read-only (they ask
-// read-only-workspace.ts), and `plan_propose` lets the model end with a plan a person approves or sends
-// back. The switch and every review are scope events the agent loop logs; `planModeOf` reads the mode
-// back from a log, so a resumed session starts as it stopped.
+// src/builtin-tools/read-only-workspace.ts, which reads the `planMode` service), and `plan_propose`
+// lets the model end with a plan a person approves or sends back. The switch and every review are
+// scope events the agent loop logs; `planModeOf` reads the mode back from a log, so a resumed
+// session starts as it stopped.
 
 import type { Context, Disposer } from '../context/context.js';
-import { SECTION_ORDER } from '../agent/prompt.js';
+import { SECTION_ORDER } from '../system-prompt.js';
 import type { SessionEvent } from '../session/events.js';
 import { createPlanProposeTool, PLAN_PROPOSE_TOOL_NAME } from './plan-propose-tool.js';
 

@@ -9,7 +9,7 @@ import { RUN_CODE_DESCRIPTION } from '../languages/typescript/prompt.js';
 import type { Context } from '../context/context.js';
 import { capErrorMessage } from '../error-text.js';
 import { AbortedError, HarnessError, PermissionDeniedError, SandboxUnavailableError, type ErrorCode, type ErrorInfo } from '../errors.js';
-import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../plan-mode/read-only-workspace.js';
+import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from '../builtin-tools/read-only-workspace.js';
 import { checkJson, renderJson, type JsonValue } from '../json.js';
 import type { BindingFunction, PolicyWidening, PtcRuntime, RunResult, TimeoutDescriptor } from '../ptc-runtime/types.js';
 import { RUN_CODE_TOOL_NAME, type ToolRuntime } from '../tools/tool-runtime.js';

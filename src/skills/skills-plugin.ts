@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
 import { addReadRoots } from '../builtin-tools/read-roots.js';
-import { SECTION_ORDER } from '../agent/prompt.js';
+import { SECTION_ORDER } from '../system-prompt.js';
 import '../presets/harness-settings.js';
 import { formatWarning } from './skill-file.js';
 import { createSkillTool } from './skill-tool.js';

@@ -25,7 +25,7 @@ export function checkWorkspaceTrust(workspace: string, search: Omit<PresetSearch
   return { config, state, store };
 }
 
-export { trustCommand } from './trust-command.js';
+export { trustCommand } from '../trust-command.js';
 
 /** Why a workspace's configuration did not load, for a message that names the file and the fix. */
 export function untrustedReason(trust: WorkspaceTrust): string {

@@ -17,7 +17,7 @@ import { MAX_WORKFLOW_DESCRIPTION_CHARS, MAX_WORKFLOW_FILE_BYTES } from '../limi
 import type { HarnessSettings } from '../presets/harness-settings.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import { replaceFile } from '../replace-file.js';
-import { trustCommand } from '../trust/trust-command.js';
+import { trustCommand } from '../trust-command.js';
 import { compileSchema } from '../tools/schema-validator.js';
 import { defineTool } from '../tools/types.js';
 import { userWorkflowsDir, WORKSPACE_WORKFLOWS_DIR } from './workflow-dirs.js';

@@ -54,7 +54,7 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
     const hasFolder = fs.existsSync(path.join(settings.cwd, WORKSPACE_WORKFLOWS_DIR));
     const trusted = hasFolder && (settings.trustWorkspace === true || settings.workspaceTrusted?.() === true);
     if (hasFolder && !trusted) {
-      const { trustCommand } = await import('../trust/trust-command.js');
+      const { trustCommand } = await import('../trust-command.js');
       process.stderr.write(
         `ptc: note: the workflows of workspace ${settings.cwd} (${WORKSPACE_WORKFLOWS_DIR}) are not loaded: it is not trusted (or changed since). Review and trust it with \`${trustCommand(settings.cwd)}\`.\n`,
       );

@@ -1,6 +1,7 @@
-// The run-time import graph of src/: which source file loads which, by static imports and exports
-// and by dynamic `import('./x.js')`, leaving out what erases at build (`import type`, `export type`,
-// `typeof import(...)`). Structure tests read it (test/structure/).
+// The import graph of src/: which source file loads which, by static imports and exports and by
+// dynamic `import('./x.js')`. The run-time graph leaves out what erases at build (`import type`,
+// `export type`, `typeof import(...)`); the coupling graph keeps it (a type still ties the files).
+// Structure tests read them (test/structure/).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,18 +22,25 @@ export function sourceFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** The relative specifiers a file loads at run time. */
-export function runtimeImports(file: string): string[] {
+/** What a graph counts: `runtime` what loads at run time, `types` type-only imports as well. */
+export type ImportKinds = 'runtime' | 'types';
+
+/** The relative specifiers a file loads at run time (with `types`, also those it imports types from). */
+export function runtimeImports(file: string, kinds: ImportKinds = 'runtime'): string[] {
+  const types = kinds === 'types';
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (!node.importClause?.isTypeOnly) found.push(node.moduleSpecifier.text);
+      if (types || !node.importClause?.isTypeOnly) found.push(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (!node.isTypeOnly) found.push(node.moduleSpecifier.text);
+      if (types || !node.isTypeOnly) found.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [first] = node.arguments;
       if (first && ts.isStringLiteral(first)) found.push(first.text);
+    } else if (types && ts.isImportTypeNode(node)) {
+      const argument = node.argument;
+      if (ts.isLiteralTypeNode(argument) && ts.isStringLiteral(argument.literal)) found.push(argument.literal.text);
     }
     ts.forEachChild(node, visit);
   };
@@ -40,11 +48,11 @@ export function runtimeImports(file: string): string[] {
   return found.filter((spec) => spec.startsWith('.'));
 }
 
-/** Every source file under `dir` -> the source files it loads. */
-export function importGraph(dir: string): ImportGraph {
+/** Every source file under `dir` -> the source files it loads (with `types`, or imports types from). */
+export function importGraph(dir: string, kinds: ImportKinds = 'runtime'): ImportGraph {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(dir)) {
-    const targets = runtimeImports(file)
+    const targets = runtimeImports(file, kinds)
       .map((spec) => path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts'))
       .filter((target) => fs.existsSync(target));
     graph.set(file, [...new Set(targets)]);

@@ -1,11 +1,11 @@
 // One workspace's project file as the lists it adds to a harness (docs/config.md): its approval
-// rules, its MCP servers as an `mcp` row, its protected paths. For front-ends whose sessions each
-// name a workspace (ptc acp); the CLI commands read the project file with the user's (config-options.ts).
+// rules, its MCP servers as an `mcp` row, its protected paths. For ptc acp, whose sessions each name
+// a workspace; the CLI commands read the project file with the user's (src/cli/config-options.ts).
 
 import path from 'node:path';
 import type { ApprovalRule } from '../approvals/approval-rules.js';
 import type { ExtraPluginRow } from '../harness.js';
-import { loadProjectConfig } from './load-config.js';
+import { loadProjectConfig } from '../trust/trusted-config.js';
 
 export interface ProjectLayer {
   readonly rules: readonly ApprovalRule[];

@@ -1,13 +1,19 @@
 // What the tools that run commands and programs ask of plan mode (docs/plan-mode.md): whether the
 // call's scope must leave the workspace unchanged, and what to say where no sandbox can hold that.
-// Kept apart from plan-mode.ts so bash and run_code depend on this much only.
+// Plan mode is a feature built on these tools (its plan_propose is a built-in contract), so they do
+// not import it: they read its `planMode` service from the container by name, as a provider above
+// passes it in (docs/architecture.md, "Layers").
 
 import type { Context } from '../context/context.js';
-import type { PlanModeService } from './plan-mode.js';
+
+/** What these tools read of the `planMode` service (src/plan-mode/plan-mode.ts provides it). */
+interface PlanModeSwitch {
+  readonly active: boolean;
+}
 
 /** Whether calls in `scope` must leave the workspace unchanged (plan mode is on). */
 export function readOnlyWorkspaceOf(scope: Context | undefined): boolean {
-  const mode: PlanModeService | undefined = scope?.get('planMode');
+  const mode = scope?.get('planMode') as PlanModeSwitch | undefined;
   return mode?.active === true;
 }
 
