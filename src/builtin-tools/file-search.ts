@@ -4,7 +4,13 @@
 // (offset/limit) is the same on every call over an unchanged tree. Every descriptor a batch refers to
 // stays open until no worker can touch it any more.
 
-import { MAX_LINE_CHARS, GREP_BATCH_FILES, GREP_BATCHES_IN_FLIGHT, MAX_GREP_FILE_BYTES, BINARY_SNIFF_BYTES } from '../limits.js';
+import {
+  MAX_LINE_CHARS,
+  GREP_BATCH_FILES,
+  GREP_BATCHES_IN_FLIGHT,
+  MAX_GREP_FILE_BYTES,
+  BINARY_SNIFF_BYTES,
+} from './limits.js';
 import { throwIfAborted } from './fs-errors.js';
 import type { FileSearch, LineMatcher } from './line-matcher.js';
 import { FileStatus } from './regex-worker-pool.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { MAX_HTML_DEPTH } from '../limits.js';
+import { MAX_HTML_DEPTH } from './limits.js';
 import { decodeEntities, htmlToText } from './html-to-text.js';
 
 describe('htmlToText', () => {

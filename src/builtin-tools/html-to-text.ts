@@ -3,7 +3,7 @@
 // A small forgiving parser (one pass, linear in the input) builds a tree whose nesting is bounded by
 // MAX_HTML_DEPTH, so rendering it recursively cannot exhaust the stack on hostile pages.
 
-import { MAX_HTML_DEPTH, MAX_HTML_STRUCTURE_NESTING } from '../limits.js';
+import { MAX_HTML_DEPTH, MAX_HTML_STRUCTURE_NESTING } from './limits.js';
 
 interface ElementNode {
   readonly kind: 'element';

@@ -3,7 +3,7 @@
 // backtracks past it ends as TIMEOUT, an abort as ABORTED, and the worker is terminated (docs/grep-regex.md).
 
 import { AbortedError, HarnessError, InvalidArgsError } from '../errors.js';
-import { DEFAULT_GREP_TIMEOUT_MS } from '../limits.js';
+import { DEFAULT_GREP_TIMEOUT_MS } from './limits.js';
 import {
   sharedRegexWorkerPool,
   type FileSearchReply,

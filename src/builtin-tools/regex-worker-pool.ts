@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { ToolFailedError } from '../errors.js';
-import { GREP_REGEX_IDLE_MS, GREP_REGEX_MAX_WORKERS, GREP_REGEX_WARM_WORKERS } from '../limits.js';
+import { GREP_REGEX_IDLE_MS, GREP_REGEX_MAX_WORKERS, GREP_REGEX_WARM_WORKERS } from './limits.js';
 import { closeQuietly } from './safe-fs.js';
 
 /**

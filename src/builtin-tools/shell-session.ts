@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 import { ToolFailedError } from '../errors.js';
-import { BASH_PIPE_DRAIN_MS, MAX_BASH_LINGERING_OUTPUTS, PROCESS_TREE_SAMPLE_MS } from '../limits.js';
+import { BASH_PIPE_DRAIN_MS, MAX_BASH_LINGERING_OUTPUTS, PROCESS_TREE_SAMPLE_MS } from './shell-limits.js';
 import {
   excludeWritableRoots,
   launch,
