@@ -13,7 +13,7 @@ import {
 } from './limits.js';
 import { throwIfAborted } from './fs-errors.js';
 import type { FileSearch, LineMatcher } from './line-matcher.js';
-import { FileStatus } from './regex-worker-pool.js';
+import { FileStatus } from './regex-jobs.js';
 import { closeQuietly } from './safe-fs.js';
 import type { WalkedFile } from './walk-files.js';
 
