@@ -2,7 +2,14 @@
 // once in one place: the harness's policy, the sandbox mode, the default deadline and the stream bound.
 
 import { ConfigError } from '../errors.js';
-import { DEFAULT_BASH_MEMORY_MB, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_STREAM_BYTES, MAX_BASH_TIMEOUT_MS, MIN_BASH_MEMORY_MB, MIN_BASH_TIMEOUT_MS } from '../limits.js';
+import {
+  DEFAULT_BASH_MEMORY_MB,
+  DEFAULT_BASH_TIMEOUT_MS,
+  MAX_BASH_STREAM_BYTES,
+  MAX_BASH_TIMEOUT_MS,
+  MIN_BASH_MEMORY_MB,
+  MIN_BASH_TIMEOUT_MS,
+} from './shell-limits.js';
 import { defaultSandboxEnv, sandboxPolicyOf, type SandboxMode, type SandboxPolicy, type WorkspacePolicy } from '../sandbox/index.js';
 
 export interface BashToolOptions {

@@ -10,7 +10,7 @@ import { waitUntil } from '../../test/helpers/wait-until.js';
 import { startConnectionCounter, type ConnectionCounter } from '../../test/helpers/connection-counter.js';
 
 import { createContext } from '../context/context.js';
-import { MAX_BASH_STREAM_BYTES } from '../limits.js';
+import { MAX_BASH_STREAM_BYTES } from './shell-limits.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import { overrideSandboxProbe, resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';

@@ -12,7 +12,7 @@ import {
   DEFAULT_BASH_MEMORY_MB,
   MAX_BASH_STREAM_BYTES,
   PROCESS_TREE_SAMPLE_MS,
-} from '../limits.js';
+} from './shell-limits.js';
 import { launch, type LaunchStdioEntry, type Launched } from '../sandbox/index.js';
 import type { SpillStore, SpillStream } from '../tools/spill.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';

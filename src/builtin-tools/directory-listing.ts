@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs';
 
-import { MAX_EDITOR_LISTING_ENTRIES } from '../limits.js';
+import { MAX_EDITOR_LISTING_ENTRIES } from './limits.js';
 import { describeFsError } from './fs-errors.js';
 import type { OpenedPath } from './path-resolver.js';
 import { DIR_FLAGS, at, closeQuietly } from './safe-fs.js';

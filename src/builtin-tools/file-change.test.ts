@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { createContext } from '../context/context.js';
-import { MAX_FILE_CHANGE_TEXT_BYTES } from '../limits.js';
+import { MAX_FILE_CHANGE_TEXT_BYTES } from './limits.js';
 import { resolveWorkspacePolicy } from '../sandbox/index.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import { createEditTool } from './edit.js';

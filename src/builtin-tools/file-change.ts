@@ -3,7 +3,7 @@
 // str_replace_editor) or the descriptor of the file they replace (write), so nothing reads a path again.
 // Heard only when someone listens; a text over MAX_FILE_CHANGE_TEXT_BYTES or not UTF-8 sends nothing.
 
-import { MAX_FILE_CHANGE_TEXT_BYTES } from '../limits.js';
+import { MAX_FILE_CHANGE_TEXT_BYTES } from './limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import type { OpenedPath } from './path-resolver.js';
 import { readAllFd } from './safe-fs.js';

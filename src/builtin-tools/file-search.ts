@@ -4,10 +4,16 @@
 // (offset/limit) is the same on every call over an unchanged tree. Every descriptor a batch refers to
 // stays open until no worker can touch it any more.
 
-import { MAX_LINE_CHARS, GREP_BATCH_FILES, GREP_BATCHES_IN_FLIGHT, MAX_GREP_FILE_BYTES, BINARY_SNIFF_BYTES } from '../limits.js';
+import {
+  MAX_LINE_CHARS,
+  GREP_BATCH_FILES,
+  GREP_BATCHES_IN_FLIGHT,
+  MAX_GREP_FILE_BYTES,
+  BINARY_SNIFF_BYTES,
+} from './limits.js';
 import { throwIfAborted } from './fs-errors.js';
 import type { FileSearch, LineMatcher } from './line-matcher.js';
-import { FileStatus } from './regex-worker-pool.js';
+import { FileStatus } from './regex-jobs.js';
 import { closeQuietly } from './safe-fs.js';
 import type { WalkedFile } from './walk-files.js';
 

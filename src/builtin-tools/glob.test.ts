@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { MAX_GLOB_RESULTS } from '../limits.js';
+import { MAX_GLOB_RESULTS } from './limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { compileGlob, createGlobTool, type GlobArgs } from './glob.js';
 import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';

@@ -3,7 +3,7 @@
 
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
-import { MAX_GLOB_BRACE_EXPANSIONS, MAX_GLOB_RESULTS, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
+import { MAX_GLOB_BRACE_EXPANSIONS, MAX_GLOB_RESULTS, MAX_TOOL_OUTPUT_CHARS } from './limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { createPathResolver, type FileToolOptions, type OpenedPath } from './path-resolver.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_LINE_CHARS } from '../limits.js';
+import { MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_LINE_CHARS } from './limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createGrepTool, type GrepArgs } from './grep.js';
 import { sharedRegexWorkerPool } from './regex-worker-pool.js';

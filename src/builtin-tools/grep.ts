@@ -3,7 +3,7 @@
 
 import type { z } from 'zod';
 import { ConfigError, ToolFailedError } from '../errors.js';
-import { DEFAULT_GREP_TIMEOUT_MS, MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
+import { DEFAULT_GREP_TIMEOUT_MS, MAX_GREP_FILE_BYTES, MAX_GREP_MATCHES, MAX_TOOL_OUTPUT_CHARS } from './limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { searchFiles } from './file-search.js';

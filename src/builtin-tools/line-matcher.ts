@@ -3,14 +3,9 @@
 // backtracks past it ends as TIMEOUT, an abort as ABORTED, and the worker is terminated (docs/grep-regex.md).
 
 import { AbortedError, HarnessError, InvalidArgsError } from '../errors.js';
-import { DEFAULT_GREP_TIMEOUT_MS } from '../limits.js';
-import {
-  sharedRegexWorkerPool,
-  type FileSearchReply,
-  type FileSearchRequest,
-  type RegexJob,
-  type RegexWorkerPool,
-} from './regex-worker-pool.js';
+import { DEFAULT_GREP_TIMEOUT_MS } from './limits.js';
+import type { FileSearchReply, FileSearchRequest, RegexJob } from './regex-jobs.js';
+import { sharedRegexWorkerPool, type RegexWorkerPool } from './regex-worker-pool.js';
 
 /** The longest piece of the pattern echoed back in an error message. */
 const MAX_PATTERN_ECHO_CHARS = 200;

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { MAX_GREP_MATCHES } from '../limits.js';
+import { MAX_GREP_MATCHES } from './limits.js';
 import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createFileTools } from './index.js';

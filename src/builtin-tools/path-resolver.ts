@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 
 import { PermissionDeniedError, ToolFailedError } from '../errors.js';
-import { MAX_SYMLINK_HOPS } from '../limits.js';
+import { MAX_SYMLINK_HOPS } from './limits.js';
 import { isProtectedUnder, isWithin, policyRoots, type WorkspacePolicy } from '../sandbox/index.js';
 import { describeFsError } from './fs-errors.js';
 import { DIR_FLAGS, LEAF_FLAGS, at, closeQuietly, errnoCode, isLinkRefusal, readLinkAt, realPathOfFd } from './safe-fs.js';

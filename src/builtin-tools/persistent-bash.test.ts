@@ -9,7 +9,7 @@ import { skipWithoutBwrap } from '../../test/helpers/bwrap.js';
 import { waitUntil } from '../../test/helpers/wait-until.js';
 
 import { createContext } from '../context/context.js';
-import { MAX_BASH_STREAM_BYTES } from '../limits.js';
+import { MAX_BASH_STREAM_BYTES } from './shell-limits.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
 import { resolveWorkspacePolicy } from '../sandbox/index.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';

@@ -6,7 +6,7 @@
 
 import { AbortedError, InvalidArgsError, SandboxUnavailableError, ToolFailedError } from '../errors.js';
 import { planModeUnconfinedMessage, readOnlyWorkspaceOf } from './read-only-workspace.js';
-import { DEFAULT_BASH_MEMORY_MB, MAX_BASH_STREAM_BYTES } from '../limits.js';
+import { DEFAULT_BASH_MEMORY_MB, MAX_BASH_STREAM_BYTES } from './shell-limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type ValueOf } from './builtin-contract.js';
 import { persistentBashTimeoutText, resolveBashOptions, truncationNote, type BashToolOptions } from './bash-options.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_FILE_BYTES } from '../limits.js';
+import { DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_FILE_BYTES } from './limits.js';
 import type { ToolExecContext } from '../tools/types.js';
 import { createReadTool, type ReadArgs } from './read.js';
 import { resolveWorkspacePolicy, type WorkspacePolicyInput } from '../sandbox/index.js';

@@ -2,7 +2,13 @@
 // loader that `edit` shares, so both refuse the same files for the same reasons.
 
 import { ToolFailedError } from '../errors.js';
-import { BINARY_SNIFF_BYTES, DEFAULT_READ_LIMIT_LINES, MAX_LINE_CHARS, MAX_READ_FILE_BYTES, MAX_TOOL_OUTPUT_CHARS } from '../limits.js';
+import {
+  BINARY_SNIFF_BYTES,
+  DEFAULT_READ_LIMIT_LINES,
+  MAX_LINE_CHARS,
+  MAX_READ_FILE_BYTES,
+  MAX_TOOL_OUTPUT_CHARS,
+} from './limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { describeFsError, looksBinary } from './fs-errors.js';

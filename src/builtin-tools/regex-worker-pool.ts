@@ -1,246 +1,18 @@
 // A small pool of worker threads that test a regular expression against the lines of texts, so that a
 // pattern that backtracks for minutes runs where it can be stopped: terminating its worker interrupts
-// the regex, and the host's event loop never runs it (docs/grep-regex.md).
+// the regex, and the host's event loop never runs it (docs/grep-regex.md). The threads' program is
+// regex-worker-source.ts, the jobs and replies regex-jobs.ts.
 
 import { Worker } from 'node:worker_threads';
 
 import { ToolFailedError } from '../errors.js';
-import { GREP_REGEX_IDLE_MS, GREP_REGEX_MAX_WORKERS, GREP_REGEX_WARM_WORKERS } from '../limits.js';
+import { GREP_REGEX_IDLE_MS, GREP_REGEX_MAX_WORKERS, GREP_REGEX_WARM_WORKERS } from './limits.js';
+import type { FileSearchReply, FileSearchRequest, RegexJob, RegexJobRequest, WorkerReply } from './regex-jobs.js';
+import { REGEX_WORKER_SOURCE } from './regex-worker-source.js';
 import { closeQuietly } from './safe-fs.js';
-
-/**
- * The worker's program, plain JavaScript run with `eval: true`: it needs no TypeScript loader, so the
- * same string works from the sources under vitest and from dist/. It uses only a dynamic `import()`,
- * valid both as a script and as a module (a host started with `--input-type=module` evaluates it as one).
- * Lines are split like `splitLines` in read.ts (LF; one trailing CR dropped; a final newline does not
- * start a line). Two kinds of job:
- * - `lines`: texts in, a flat list of 1-based matching line numbers plus, per text, where its numbers
- *   end, both transferred, not copied.
- * - `files`: files to open and read here (docs/grep-regex.md): each by name through a directory
- *   descriptor the host holds (`/proc/self/fd/<dir>/<name>`, O_NOFOLLOW, like openat), or an already
- *   opened descriptor. The host owns every descriptor it sends and closes it only after this job
- *   ended (reply) or this thread is gone; a descriptor opened here is closed here, and while it is
- *   open its number sits in `current[0]` so the host can close it if the thread is terminated.
- *   A pattern that cannot match across a line (`whole`) runs once over the whole text with the `gm`
- *   flags, and each hit is checked against its own line with the plain pattern; others run per line.
- */
-const WORKER_SOURCE = `
-'use strict';
-let cachedKey = '';
-let cachedLine = null;
-let cachedWhole = null;
-let buffer = null;
-const EMPTY = new Uint32Array(0);
-function regexes(source, flags) {
-  const key = flags + '/' + source;
-  if (key !== cachedKey) {
-    cachedLine = new RegExp(source, flags);
-    cachedWhole = new RegExp(source, flags + 'gm');
-    cachedKey = key;
-  }
-}
-function searchText(text, whole, onMatch) {
-  if (whole) {
-    const re = cachedWhole;
-    let pos = 0;
-    let countedTo = 0;
-    let lineNo = 1;
-    while (pos < text.length) {
-      re.lastIndex = pos;
-      const m = re.exec(text);
-      if (m === null) return;
-      const s = m.index;
-      const start = s === 0 ? 0 : text.lastIndexOf('\\n', s - 1) + 1;
-      if (start >= text.length) return;
-      let end = text.indexOf('\\n', start);
-      if (end === -1) end = text.length;
-      for (;;) {
-        const nl = text.indexOf('\\n', countedTo);
-        if (nl === -1 || nl >= start) break;
-        lineNo++;
-        countedTo = nl + 1;
-      }
-      const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-      const line = text.slice(start, stop);
-      if (cachedLine.test(line) && onMatch(lineNo, line) === false) return;
-      pos = end + 1;
-    }
-    return;
-  }
-  let start = 0;
-  let lineNo = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\\n', start);
-    if (end === -1) end = text.length;
-    lineNo++;
-    const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-    const line = text.slice(start, stop);
-    if (cachedLine.test(line) && onMatch(lineNo, line) === false) return;
-    start = end + 1;
-  }
-}
-Promise.all([import('node:worker_threads'), import('node:fs'), import('node:buffer')]).then(([threads, fs, buf]) => {
-  const { parentPort, workerData } = threads;
-  const current = workerData.current;
-  const LEAF = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
-  function linesJob(job) {
-    regexes(job.source, job.flags);
-    const found = [];
-    const ends = new Uint32Array(job.texts.length);
-    let left = job.maxMatches;
-    for (let t = 0; t < job.texts.length; t++) {
-      if (left > 0) {
-        searchText(job.texts[t], false, (lineNo) => {
-          found.push(lineNo);
-          return --left > 0;
-        });
-      }
-      ends[t] = found.length;
-    }
-    const lines = Uint32Array.from(found);
-    parentPort.postMessage({ id: job.id, lines, ends }, [lines.buffer, ends.buffer]);
-  }
-  function readFile(job, i) {
-    let fd = job.fds[i];
-    const own = fd < 0;
-    if (own) {
-      try {
-        fd = fs.openSync('/proc/self/fd/' + job.dirFds[i] + '/' + job.names[i], LEAF);
-      } catch {
-        return -1;
-      }
-      current[0] = fd;
-    }
-    try {
-      if (buffer === null || buffer.length < job.maxBytes + 1) buffer = Buffer.allocUnsafeSlow(job.maxBytes + 1);
-      return fs.readSync(fd, buffer, 0, job.maxBytes + 1, 0);
-    } catch {
-      return -1;
-    } finally {
-      if (own) {
-        // Cleared before the close: a thread stopped in between leaks the descriptor, never closes a reused number.
-        current[0] = -1;
-        fs.closeSync(fd);
-      }
-    }
-  }
-  function filesJob(job) {
-    regexes(job.source, job.flags);
-    const n = job.names.length;
-    const status = new Uint8Array(n);
-    const counts = new Uint32Array(n);
-    const keptEnds = new Uint32Array(n);
-    const keptLines = [];
-    const texts = [];
-    const lengths = [];
-    let keep = job.keep;
-    for (let i = 0; i < n; i++) {
-      const length = readFile(job, i);
-      if (length < 0) {
-        status[i] = 2;
-      } else if (length > job.maxBytes || buffer.subarray(0, Math.min(length, job.sniffBytes)).includes(0)) {
-        status[i] = 1;
-      } else {
-        const view = buffer.subarray(0, length);
-        let text = buf.isAscii(view) ? view.toString('latin1') : view.toString('utf8');
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        let count = 0;
-        searchText(text, job.whole, (lineNo, line) => {
-          count++;
-          if (keep > 0) {
-            keep--;
-            keptLines.push(lineNo);
-            texts.push(line.length > job.lineChars ? line.slice(0, job.lineChars) : line);
-            lengths.push(line.length);
-          }
-        });
-        counts[i] = count;
-      }
-      keptEnds[i] = keptLines.length;
-    }
-    const lines = Uint32Array.from(keptLines);
-    const lineLengths = Uint32Array.from(lengths);
-    parentPort.postMessage(
-      { id: job.id, status, counts, keptEnds, lines, lengths: lineLengths, texts },
-      [status.buffer, counts.buffer, keptEnds.buffer, lines.buffer, lineLengths.buffer],
-    );
-  }
-  parentPort.on('message', (job) => {
-    try {
-      if (job.kind === 'files') filesJob(job);
-      else linesJob(job);
-    } catch (error) {
-      parentPort.postMessage({ id: job.id, error: String(error && error.message ? error.message : error) });
-    }
-  });
-});
-`;
 
 /** Line numbers are sent as Uint32; "no limit" is the largest of them. */
 const UNLIMITED_MATCHES = 0xffff_ffff;
-
-/** One request: test `regex` against every line of `texts`, stopping after `maxMatches` matches in total. */
-export interface RegexJobRequest {
-  readonly source: string;
-  readonly flags: string;
-  readonly texts: readonly string[];
-  readonly maxMatches?: number;
-}
-
-/**
- * One batch of files to read and search in a worker. File `i` is `names[i]` in the directory `dirFds[i]`
- * when `fds[i]` is -1, else the already opened `fds[i]`. The caller keeps every descriptor open until
- * the job's `released` settles (docs/grep-regex.md).
- */
-export interface FileSearchRequest {
-  readonly source: string;
-  readonly flags: string;
-  /** True when no match can span a line: one pass over the whole text (see WORKER_SOURCE). */
-  readonly whole: boolean;
-  readonly dirFds: Int32Array;
-  readonly fds: Int32Array;
-  readonly names: readonly string[];
-  /** Larger files are skipped, as are those with a NUL byte in their first `sniffBytes`. */
-  readonly maxBytes: number;
-  readonly sniffBytes: number;
-  /** Matching lines whose text comes back, over the whole batch in file order; the rest are only counted. */
-  readonly keep: number;
-  /** Kept lines are cut to this many characters (their full length comes back too). */
-  readonly lineChars: number;
-}
-
-/** What happened to one file of a FileSearchRequest. */
-export const FileStatus = {
-  Searched: 0,
-  /** Binary or over `maxBytes`. */
-  Skipped: 1,
-  /** Gone, not a regular file, or unreadable. */
-  Unreadable: 2,
-} as const;
-
-export interface FileSearchReply {
-  /** Per file, a FileStatus. */
-  readonly status: Uint8Array;
-  /** Per file, its matching lines. */
-  readonly counts: Uint32Array;
-  /** Per file, where its kept lines end in `lines`/`texts`/`lengths`. */
-  readonly keptEnds: Uint32Array;
-  readonly lines: Uint32Array;
-  readonly texts: readonly string[];
-  readonly lengths: Uint32Array;
-}
-
-/** A job handed to the pool; `cancel` stops it whether it waits in the queue or runs in a worker. */
-export interface RegexJob<T = number[][]> {
-  readonly result: Promise<T>;
-  /**
-   * Settles once no worker thread can touch the job any more: at its reply, when it is cancelled while
-   * queued, or when the thread that ran it has exited. Descriptors sent with the job may be closed then.
-   */
-  readonly released: Promise<void>;
-  /** Rejects `result` with `reason` and, if a worker is running the job, terminates that worker. */
-  cancel(reason: Error): void;
-}
 
 interface PendingJob {
   readonly id: number;
@@ -255,7 +27,7 @@ interface PendingJob {
 
 interface Slot {
   readonly worker: Worker;
-  /** The descriptor the worker has open right now, -1 for none (see WORKER_SOURCE). */
+  /** The descriptor the worker has open right now, -1 for none (see REGEX_WORKER_SOURCE). */
   readonly current: Int32Array;
   /** Settles when the thread has exited. */
   readonly exited: Promise<void>;
@@ -264,18 +36,6 @@ interface Slot {
   live: boolean;
   /** Retires a worker beyond the warm count once it has been idle for a while. */
   idleTimer: NodeJS.Timeout | undefined;
-}
-
-interface WorkerReply {
-  readonly id: number;
-  readonly error?: string;
-  readonly lines?: Uint32Array;
-  readonly ends?: Uint32Array;
-  readonly status?: Uint8Array;
-  readonly counts?: Uint32Array;
-  readonly keptEnds?: Uint32Array;
-  readonly lengths?: Uint32Array;
-  readonly texts?: string[];
 }
 
 /** The worker threads of one process. Idle workers are unref'd, so the pool never keeps a process alive. */
@@ -402,7 +162,7 @@ export class RegexWorkerPool {
     const current = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
     try {
       // execArgv: the host's flags (loader hooks from --import, --input-type) are not the worker's concern.
-      worker = new Worker(WORKER_SOURCE, { eval: true, name: 'ptc-grep-regex', execArgv: [], workerData: { current } });
+      worker = new Worker(REGEX_WORKER_SOURCE, { eval: true, name: 'ptc-grep-regex', execArgv: [], workerData: { current } });
     } catch (error) {
       // With other workers alive the queue drains through them; with none, nothing ever would.
       if (this.#slots.length > 0) return undefined;

@@ -15,7 +15,7 @@ import { Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 
 import { HarnessError, ToolFailedError } from '../errors.js';
-import { SHELL_PROBE_TIMEOUT_MS } from '../limits.js';
+import { SHELL_PROBE_TIMEOUT_MS } from './shell-limits.js';
 import { makePrivateDir } from '../sandbox/index.js';
 
 /** Owner may create and enter, nobody may list: a FIFO is reachable only by its random name. */

@@ -1,20 +1,20 @@
-// One long-lived `bash` under the sandbox, fed one command at a time (docs/minimal-tools.md). The
-// shell runs a fixed driver loop (given with -c) and talks to the host only through private FIFOs
-// (shell-channels.ts): for each call the host writes the command, the names of the call's fresh
-// stdout and stderr pipes, a fresh random nonce and the name of the next call's input pipe into the
-// call's input pipe. The driver runs the command with `eval` in the shell itself (so cd, variables
-// and functions persist), stdin from /dev/null and output to the call's pipes, then reads the nonce
-// and writes `\n<nonce> <status>\n` to both. The host ends a call when both markers arrived and
-// then stops listening to that call's pipes, so a background job's later output reaches no call.
-// The shell is non-dumpable and its pipes' names are random in an unlistable directory, so the
-// programs a command runs can neither read a later call's input nor forge a marker.
+// One long-lived `bash` under the sandbox, fed one command at a time (docs/minimal-tools.md): the
+// host's side of the marker protocol. The shell runs the driver loop of shell-driver.ts and talks to
+// the host only through private FIFOs (shell-channels.ts): for each call the host writes the command,
+// the names of the call's fresh stdout and stderr pipes, a fresh random nonce and the name of the next
+// call's input pipe into the call's input pipe. The driver runs the command with `eval` in the shell
+// itself (so cd, variables and functions persist), stdin from /dev/null and output to the call's
+// pipes, then reads the nonce and writes `\n<nonce> <status>\n` to both. The host ends a call when
+// both markers arrived and then stops listening to that call's pipes (lingering-outputs.ts), so a
+// background job's later output reaches no call. The shell is non-dumpable and its pipes' names are
+// random in an unlistable directory, so the programs a command runs can neither read a later call's
+// input nor forge a marker.
 
 import type { Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 import { ToolFailedError } from '../errors.js';
-import { BASH_PIPE_DRAIN_MS, MAX_BASH_LINGERING_OUTPUTS, PROCESS_TREE_SAMPLE_MS } from '../limits.js';
+import { BASH_PIPE_DRAIN_MS, PROCESS_TREE_SAMPLE_MS } from './shell-limits.js';
 import {
   excludeWritableRoots,
   launch,
@@ -25,38 +25,11 @@ import {
   type SandboxReport,
 } from '../sandbox/index.js';
 import type { BoundedOutput } from './bounded-output.js';
+import { LingeringOutputs, type CallOutput } from './lingering-outputs.js';
 import { MarkerScanner } from './marker-scanner.js';
 import { openInputFifo, openOutputFifo, ShellChannels, type OutputFifo } from './shell-channels.js';
+import { callFrame, callNonce, DRIVER_SCRIPT } from './shell-driver.js';
 import { ShellMemoryWatch } from './shell-memory.js';
-
-/**
- * Ends a call: reads the nonce and the next input pipe's name, writes both markers, moves on.
- * Driver steps use `builtin`, so a function named like a builtin does not hijack them.
- */
-const FINISH =
-  '{ IFS= builtin read -r -d "" __ptc_nonce && IFS= builtin read -r -d "" __ptc_next; } <"$__ptc_in" || builtin exit 1; ' +
-  'builtin printf "\\n%s %d\\n" "$__ptc_nonce" "$__ptc_status" >>"$__ptc_out"; ' +
-  'builtin printf "\\n%s %d\\n" "$__ptc_nonce" "$__ptc_status" >>"$__ptc_err"; ' +
-  '__ptc_in=$__ptc_next; __ptc_busy=; builtin unset __ptc_nonce __ptc_next __ptc_cmd';
-
-/**
- * The shell's whole script. It first reads the first input pipe's name from stdin (which the host
- * then closes) and points stdin at /dev/null. Each turn reads and runs one command, then saves `$?`
- * and the flags (xtrace off, so no driver step shows in a call's output; turned back on inside the
- * next `eval` if the command left it on) and finishes the call. A `break` or `continue` in a command
- * lands at the top of the inner loop or in the outer one, where the pending call is finished with
- * status 0; only `break 2` or more leaves both loops and ends the shell.
- */
-const DRIVER_SCRIPT =
-  'IFS= builtin read -r -d "" __ptc_in || builtin exit 1; builtin exec </dev/null; ' +
-  'while :; do while :; do ' +
-  `if [[ -n \${__ptc_busy-} ]]; then { __ptc_flags=$-; builtin set +x; } 2>/dev/null; __ptc_status=0; ${FINISH}; fi; ` +
-  '{ IFS= builtin read -r -d "" __ptc_cmd && IFS= builtin read -r -d "" __ptc_out && IFS= builtin read -r -d "" __ptc_err; } <"$__ptc_in" || builtin exit 1; ' +
-  'case "${__ptc_flags-}" in *x*) __ptc_cmd="builtin set -x; $__ptc_cmd";; esac; ' +
-  '__ptc_busy=1; ' +
-  'builtin eval "$__ptc_cmd" </dev/null >"$__ptc_out" 2>"$__ptc_err"; ' +
-  `{ __ptc_status=$?; __ptc_flags=$-; builtin set +x; } 2>/dev/null; ${FINISH}; ` +
-  'done; done; builtin exit 1';
 
 export interface ShellSessionOptions {
   /** The launch policy (sandboxPolicyOf the harness's WorkspacePolicy). */
@@ -109,12 +82,6 @@ function installExitHook(): void {
   });
 }
 
-/** The host's ends of one call's output pipes. */
-interface CallOutput {
-  readonly paths: readonly string[];
-  readonly fifos: readonly OutputFifo[];
-}
-
 export class ShellSession {
   readonly backend: SandboxReport['backend'];
   readonly enforced: SandboxEnforcement;
@@ -126,7 +93,7 @@ export class ShellSession {
   #inputPath: string;
   #input: Socket;
   /** Output pipes of earlier calls that background jobs still hold: read and dropped, oldest first. */
-  readonly #lingering: OutputFifo[] = [];
+  readonly #lingering = new LingeringOutputs();
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #startError: Error | undefined;
   readonly #exited: Promise<void>;
@@ -236,7 +203,7 @@ export class ShellSession {
       this.backend === 'bwrap' ? undefined : setInterval(() => this.#confined.trackDescendants(), PROCESS_TREE_SAMPLE_MS);
     const memory = new ShellMemoryWatch(this.#confined, this.#memoryLimitBytes);
     try {
-      const nonce = `__ptc_end_${randomBytes(16).toString('hex')}`;
+      const nonce = callNonce();
       const stdout = new MarkerScanner(nonce, this.#maxStreamBytes);
       const stderr = new MarkerScanner(nonce, this.#maxStreamBytes);
       const outPath = this.#channels.freshPath();
@@ -311,7 +278,7 @@ export class ShellSession {
           finishGone();
           return;
         }
-        input.write(`${command}\0${outPath}\0${errPath}\0${nonce}\0${nextPath}\0`);
+        input.write(callFrame({ command, outPath, errPath, nonce, nextPath }));
       });
       // The call's input pipe is spent; its name goes so nothing can open it later.
       input.destroy();
@@ -342,26 +309,9 @@ export class ShellSession {
     this.#channels.remove();
   }
 
-  /**
-   * After a call: its pipes lose their names, and the host's hold on them goes, so each ends when
-   * the last background job holding it closes it. Until then what they carry is read and dropped.
-   */
+  /** After a call: its pipes lose their names and linger until the background jobs holding them close them. */
   #retire(output: CallOutput): void {
-    for (const path of output.paths) this.#channels.unlink(path);
-    for (const fifo of output.fifos) {
-      fifo.stream.removeAllListeners('data');
-      fifo.release();
-      if (this.#ended) fifo.stream.destroy();
-      if (fifo.stream.destroyed || fifo.stream.readableEnded) continue;
-      fifo.stream.on('data', () => undefined);
-      fifo.stream.once('close', () => {
-        const at = this.#lingering.indexOf(fifo);
-        if (at !== -1) this.#lingering.splice(at, 1);
-      });
-      this.#lingering.push(fifo);
-      this.#unref(fifo.stream);
-    }
-    while (this.#lingering.length > MAX_BASH_LINGERING_OUTPUTS) this.#lingering.shift()?.stream.destroy();
+    this.#lingering.retire(output, (path) => this.#channels.unlink(path), this.#ended);
   }
 
   /** After the shell exited or was killed: nothing it started survives, the pipes are released. */
@@ -386,13 +336,9 @@ export class ShellSession {
     this.#ended = true;
     for (const stream of child.stdio) (stream as Readable | null)?.destroy();
     this.#input.destroy();
-    for (const fifo of this.#lingering.splice(0)) fifo.stream.destroy();
+    this.#lingering.destroyAll();
     this.#channels.remove();
     live.delete(this);
-  }
-
-  #unref(stream: Socket | Readable | null): void {
-    (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
   }
 
   #setRef(ref: boolean): void {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createContext } from '../context/context.js';
-import { MAX_EDITOR_LISTING_ENTRIES } from '../limits.js';
+import { MAX_EDITOR_LISTING_ENTRIES } from './limits.js';
 import { resolveWorkspacePolicy } from '../sandbox/index.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import type { ToolCallResult } from '../tools/types.js';

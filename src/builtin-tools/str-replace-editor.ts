@@ -6,11 +6,7 @@
 import * as fs from 'node:fs';
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
-import {
-  EDITOR_SNIPPET_CONTEXT_LINES,
-  MAX_EDITOR_HISTORY_CHARS,
-  MAX_TOOL_OUTPUT_CHARS,
-} from '../limits.js';
+import { EDITOR_SNIPPET_CONTEXT_LINES, MAX_EDITOR_HISTORY_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits.js';
 import { defineTool, type ToolDefinition, type ToolExecContext } from '../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
 import { writeFileAtomicAt } from './atomic-write.js';

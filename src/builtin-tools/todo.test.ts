@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createContext } from '../context/context.js';
-import { MAX_TODO_ITEMS } from '../limits.js';
+import { MAX_TODO_ITEMS } from './limits.js';
 import type { SessionEvent } from '../session/events.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import { createTodoTool, renderTodos, todoProgressText, todosFromSession, type TodoItem, type TodoTool } from './todo.js';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import path from 'node:path';
 
-import { MAX_GITIGNORE_BYTES } from '../limits.js';
+import { MAX_GITIGNORE_BYTES } from './limits.js';
 import { describeFsError, throwIfAborted } from './fs-errors.js';
 import { IgnoreStack, parseGitignore } from './gitignore.js';
 import type { OpenedPath, PathResolver } from './path-resolver.js';

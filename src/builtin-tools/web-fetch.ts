@@ -12,7 +12,7 @@ import {
   MAX_WEB_FETCH_REDIRECTS,
   WEB_FETCH_ERROR_EXCERPT_CHARS,
   WEB_FETCH_TIMEOUT_MS,
-} from '../limits.js';
+} from './limits.js';
 import type { WorkspacePolicy } from '../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';

@@ -8,7 +8,7 @@ import type { Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
 
 import type { ApprovalAnswer, ApprovalRequest } from '../approvals/approvals.js';
-import { MAX_APPROVAL_ARGS_CHARS } from '../limits.js';
+import { MAX_APPROVAL_ARGS_CHARS } from './limits.js';
 import { preview, visible } from '../terminal-text.js';
 import { renderUnifiedDiff } from './diff-render.js';
 import { proposedChange } from './proposed-change.js';

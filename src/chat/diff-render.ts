@@ -4,7 +4,7 @@
 
 import { structuredPatch } from 'diff';
 
-import { MAX_CHAT_DIFF_LINES, MAX_DIFF_EDIT_LENGTH } from '../limits.js';
+import { MAX_CHAT_DIFF_LINES, MAX_DIFF_EDIT_LENGTH } from './limits.js';
 import { sgr, visible } from '../terminal-text.js';
 
 export interface DiffRenderOptions {

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { JsonValue } from '../json.js';
-import { MAX_FILE_CHANGE_TEXT_BYTES } from '../limits.js';
+import { MAX_FILE_CHANGE_TEXT_BYTES } from '../builtin-tools/limits.js';
 
 export type ProposedChange =
   | { readonly kind: 'change'; readonly path: string; readonly oldText: string | null; readonly newText: string }

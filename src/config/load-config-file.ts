@@ -9,7 +9,7 @@ import { parseRuleText, type ApprovalRule, type RuleEffect } from '../approvals/
 import { readConfigText } from '../config-file.js';
 import { didYouMean } from '../did-you-mean.js';
 import { ConfigError } from '../errors.js';
-import { MAX_CONFIG_FILE_BYTES } from '../limits.js';
+import { MAX_CONFIG_FILE_BYTES } from './limits.js';
 import { CONFIG_KEYS, configSchema, PERMISSION_KEYS, WEB_SEARCH_KEYS, type ConfigValues } from './config-schema.js';
 
 export type KeyPath = readonly (string | number)[];

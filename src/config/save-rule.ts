@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isSeq, parseDocument, YAMLSeq } from 'yaml';
 import { ruleText } from '../approvals/approval-rules.js';
 import { ConfigError } from '../errors.js';
-import { CONFIG_SAVE_LOCK_STALE_MS, CONFIG_SAVE_LOCK_WAIT_MS, MAX_CONFIG_FILE_BYTES } from '../limits.js';
+import { CONFIG_SAVE_LOCK_STALE_MS, CONFIG_SAVE_LOCK_WAIT_MS, MAX_CONFIG_FILE_BYTES } from './limits.js';
 import { replaceFile } from '../replace-file.js';
 import { parseConfigText } from './load-config-file.js';
 

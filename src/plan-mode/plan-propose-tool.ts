@@ -4,7 +4,7 @@
 // and the model goes on with the work. Sent back: the comment is the result and plan mode stays.
 
 import { InvalidArgsError, ToolFailedError } from '../errors.js';
-import { MAX_PLAN_COMMENT_CHARS } from '../limits.js';
+import { MAX_PLAN_COMMENT_CHARS } from '../builtin-tools/limits.js';
 import { renderTodos, type TodoItem } from '../builtin-tools/todo.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from '../builtin-tools/builtin-contract.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';

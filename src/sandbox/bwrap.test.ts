@@ -2,7 +2,7 @@ import { existsSync, lstatSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { SANDBOX_SHM_MAX_BYTES, SANDBOX_TMP_MAX_BYTES } from '../limits.js';
+import { SANDBOX_SHM_MAX_BYTES, SANDBOX_TMP_MAX_BYTES } from './limits.js';
 import {
   BWRAP_BASE_ARGS,
   SANDBOX_ETC_ENTRIES,

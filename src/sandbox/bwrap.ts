@@ -4,7 +4,7 @@
 
 import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { basename, dirname, posix } from 'node:path';
-import { SANDBOX_SHM_MAX_BYTES, SANDBOX_TMP_MAX_BYTES } from '../limits.js';
+import { SANDBOX_SHM_MAX_BYTES, SANDBOX_TMP_MAX_BYTES } from './limits.js';
 import { isWithin, realExecPath, realpathOrUndefined, type ResolvedPolicyPaths } from './policy.js';
 import type { ProtectedBinds } from './protected-paths.js';
 

@@ -6,7 +6,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
-import { FREEZE_WAIT_MS, MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from '../limits.js';
+import { FREEZE_WAIT_MS, MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from './limits.js';
 import type { ConfinedProcess, SpawnConfinedOptions } from './confined-process.js';
 import { FreezeGroup, thawLater, thawNow } from './freezer.js';
 import { MemoryGroup } from './memory-limit.js';

@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FROZEN_THAW_QUIET_MS, MAX_FROZEN_WAITING } from '../limits.js';
+import { FROZEN_THAW_QUIET_MS, MAX_FROZEN_WAITING } from './limits.js';
 import { groupMembers, probeV1GroupRoot, V1Group } from './cgroup-v1.js';
 
 let probed: { readonly root?: string; readonly detail?: string } | undefined;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAX_COVERED_INHERITED_FD } from '../limits.js';
+import { MAX_COVERED_INHERITED_FD } from './limits.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const register = pathToFileURL(join(root, 'scripts/ts-register.mjs')).href;

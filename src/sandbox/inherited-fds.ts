@@ -9,7 +9,7 @@
 
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { SandboxUnavailableError } from '../errors.js';
-import { MAX_COVERED_INHERITED_FD } from '../limits.js';
+import { MAX_COVERED_INHERITED_FD } from './limits.js';
 
 /** O_CLOEXEC as /proc/<pid>/fdinfo shows it (its `flags:` field is octal). */
 const O_CLOEXEC = 0o2000000;

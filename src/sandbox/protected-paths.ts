@@ -5,7 +5,7 @@
 
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { PROTECTED_SCAN_CACHE_MS, PROTECTED_SCAN_MAX_DIRS } from '../limits.js';
+import { PROTECTED_SCAN_CACHE_MS, PROTECTED_SCAN_MAX_DIRS } from './limits.js';
 import { isWithin, realpathOrUndefined } from './policy.js';
 
 /** Entry names protected wherever they appear below a writable root. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_SKILLS_PROMPT_BYTES } from '../limits.js';
+import { MAX_SKILLS_PROMPT_BYTES } from './limits.js';
 import { parseSkillFile, skillNameProblem } from './skill-file.js';
 import { discoverSkills, skillLayers } from './skill-layers.js';
 import { renderSkillsSection } from './skills-section.js';

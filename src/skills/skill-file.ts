@@ -5,7 +5,7 @@
 
 import path from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
-import { MAX_SKILL_DESCRIPTION_CHARS, MAX_SKILL_NAME_CHARS } from '../limits.js';
+import { MAX_SKILL_DESCRIPTION_CHARS, MAX_SKILL_NAME_CHARS } from './limits.js';
 
 export const SKILL_FILE_NAME = 'SKILL.md';
 

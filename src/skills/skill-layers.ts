@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MAX_SKILL_FILE_BYTES } from '../limits.js';
+import { MAX_SKILL_FILE_BYTES } from './limits.js';
 import { parseSkillFile, SKILL_FILE_NAME, type SkillFile, type SkillWarning } from './skill-file.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ToolFailedError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from '../builtin-tools/builtin-contract.js';
-import { MAX_SKILL_FILES_DEPTH, MAX_SKILL_FILES_LISTED } from '../limits.js';
+import { MAX_SKILL_FILES_DEPTH, MAX_SKILL_FILES_LISTED } from './limits.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { SKILL_FILE_NAME, type SkillFile } from './skill-file.js';
 

@@ -2,7 +2,7 @@
 // description only, within MAX_SKILLS_PROMPT_BYTES; the skills that do not fit are a count with a
 // pointer to `ptc skills list`. Bodies are loaded by the `skill` tool when the model asks.
 
-import { MAX_SKILLS_PROMPT_BYTES } from '../limits.js';
+import { MAX_SKILLS_PROMPT_BYTES } from './limits.js';
 import type { SkillFile } from './skill-file.js';
 
 export const SKILLS_SECTION_ID = 'skills';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { MAX_TRUST_STORE_BYTES } from '../limits.js';
+import { MAX_TRUST_STORE_BYTES } from './limits.js';
 import { replaceFile } from '../replace-file.js';
 
 export const TRUST_STORE_FILE = 'trust.json';

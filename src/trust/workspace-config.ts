@@ -9,7 +9,7 @@ import { ruleText } from '../approvals/approval-rules.js';
 import { projectConfigPath } from '../config/config-paths.js';
 import { readConfigFile } from '../config/load-config-file.js';
 import { ConfigError } from '../errors.js';
-import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES } from '../limits.js';
+import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES } from './limits.js';
 import { mcpRowKind } from '../mcp/client/row-kind.js';
 import { rowKindOf } from '../presets/row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { parse, type Node } from 'acorn';
 import { didYouMean } from '../did-you-mean.js';
-import { WORKFLOW_PYTHON_CHECK_TIMEOUT_MS } from '../limits.js';
+import { WORKFLOW_PYTHON_CHECK_TIMEOUT_MS } from './limits.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import { PROGRAM_FILENAME, stripProgram } from '../languages/typescript/runtime/strip.js';
 import { detectPython } from '../languages/python/runtime/detect.js';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { JsonSchema } from '../json.js';
-import { MAX_WORKFLOW_DESCRIPTION_CHARS, MAX_WORKFLOW_NAME_CHARS } from '../limits.js';
+import { MAX_WORKFLOW_DESCRIPTION_CHARS, MAX_WORKFLOW_NAME_CHARS } from './limits.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 
 /** The tool a workflow becomes: `workflow_<name>`. */

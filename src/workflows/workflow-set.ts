@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
-import { MAX_WORKFLOW_FILE_BYTES, MAX_WORKFLOWS_PER_DIR, WORKFLOW_CHECKS_AT_ONCE } from '../limits.js';
+import { MAX_WORKFLOW_FILE_BYTES, MAX_WORKFLOWS_PER_DIR, WORKFLOW_CHECKS_AT_ONCE } from './limits.js';
 import { compileSchema } from '../tools/schema-validator.js';
 import { checkWorkflowCode, referenceProblem, type ToolReference } from './workflow-check.js';
 import { workflowLayers, type WorkflowLayer, type WorkflowLayerName } from './workflow-dirs.js';

@@ -3,7 +3,7 @@
 // schema has the default deadline and bash.ts puts another one in (bash-options.ts, bashTimeoutText).
 
 import { z } from 'zod';
-import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../../limits.js';
+import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../shell-limits.js';
 import { bashTimeoutText } from '../bash-options.js';
 import { sandboxReport } from './sandbox-report.js';
 

@@ -4,7 +4,8 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../context/context.js';
-import { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../../limits.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../../limits.js';
+import { DEFAULT_BASH_TIMEOUT_MS } from '../shell-limits.js';
 import { createRunCodeTool } from '../../ptc/run-code.js';
 import type { PtcRuntime } from '../../ptc-runtime/types.js';
 import { createSkillTool } from '../../skills/skill-tool.js';

@@ -1,7 +1,7 @@
 // The contract of `glob` (docs/builtin-tools.md): zod, the one source of its types and wire schemas.
 
 import { z } from 'zod';
-import { MAX_GLOB_RESULTS } from '../../limits.js';
+import { MAX_GLOB_RESULTS } from '../limits.js';
 
 export const input = z.strictObject({
   pattern: z.string().min(1).describe('Glob pattern, e.g. "src/**/*.{ts,tsx}".'),

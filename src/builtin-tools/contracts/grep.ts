@@ -1,7 +1,7 @@
 // The contract of `grep` (docs/builtin-tools.md): zod, the one source of its types and wire schemas.
 
 import { z } from 'zod';
-import { MAX_GREP_MATCHES } from '../../limits.js';
+import { MAX_GREP_MATCHES } from '../limits.js';
 
 export const input = z.strictObject({
   pattern: z.string().min(1).describe('JavaScript regular expression (no slashes or flags), e.g. "function\\s+load".'),

@@ -3,7 +3,7 @@
 // `timeout_ms` depends on the options (bash-options.ts, persistentBashTimeoutText).
 
 import { z } from 'zod';
-import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../../limits.js';
+import { DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../shell-limits.js';
 import { persistentBashTimeoutText } from '../bash-options.js';
 import { sandboxReport } from './sandbox-report.js';
 

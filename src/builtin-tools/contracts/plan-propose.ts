@@ -2,7 +2,7 @@
 // its types and wire schemas.
 
 import { z } from 'zod';
-import { MAX_PLAN_MARKDOWN_CHARS, MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS } from '../../limits.js';
+import { MAX_PLAN_MARKDOWN_CHARS, MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS } from '../limits.js';
 import { item } from './todo.js';
 
 export const input = z.strictObject({

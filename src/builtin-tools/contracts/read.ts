@@ -2,7 +2,7 @@
 // its TypeScript types and of the JSON Schema the model sees (schemas.generated.ts).
 
 import { z } from 'zod';
-import { DEFAULT_READ_LIMIT_LINES } from '../../limits.js';
+import { DEFAULT_READ_LIMIT_LINES } from '../limits.js';
 
 export const input = z.strictObject({
   path: z.string().min(1).describe('File to read, relative to the workspace or absolute.'),

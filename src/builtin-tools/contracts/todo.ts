@@ -1,7 +1,7 @@
 // The contract of `todo` (docs/builtin-tools.md): zod, the one source of its types and wire schemas.
 
 import { z } from 'zod';
-import { MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS } from '../../limits.js';
+import { MAX_TODO_CONTENT_CHARS, MAX_TODO_ITEMS } from '../limits.js';
 import { TODO_STATUSES } from '../todo-status.js';
 
 export const item = z.strictObject({

@@ -1,7 +1,7 @@
 // The contract of `web_search` (docs/builtin-tools.md): zod, the one source of its types and wire schemas.
 
 import { z } from 'zod';
-import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_SITES } from '../../limits.js';
+import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_SITES } from '../web-search/limits.js';
 import { WEB_SEARCH_BACKENDS } from '../web-search/backend.js';
 
 export const input = z.strictObject({

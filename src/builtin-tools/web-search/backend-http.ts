@@ -4,7 +4,7 @@
 // (web-search-tool.ts), so an aborted request is rethrown untouched for the tool to name.
 
 import { ToolFailedError } from '../../errors.js';
-import { MAX_WEB_SEARCH_RESPONSE_BYTES } from '../../limits.js';
+import { MAX_WEB_SEARCH_RESPONSE_BYTES } from './limits.js';
 import type { WebSearchBackendName } from './backend.js';
 
 export interface BackendAnswer {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_WEB_SEARCH_URL_CHARS } from '../../limits.js';
+import { MAX_WEB_SEARCH_URL_CHARS } from './limits.js';
 import { boundResults, onSite } from './bound-results.js';
 
 describe('boundResults', () => {

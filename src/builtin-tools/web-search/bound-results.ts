@@ -5,7 +5,7 @@
 // engines that may ignore it.
 
 import type { z } from 'zod';
-import { MAX_WEB_SEARCH_SNIPPET_CHARS, MAX_WEB_SEARCH_TITLE_CHARS, MAX_WEB_SEARCH_URL_CHARS } from '../../limits.js';
+import { MAX_WEB_SEARCH_SNIPPET_CHARS, MAX_WEB_SEARCH_TITLE_CHARS, MAX_WEB_SEARCH_URL_CHARS } from './limits.js';
 import type { RawHit } from './backend.js';
 
 /** One result as the tool returns it (its contract, src/builtin-tools/contracts/web-search.ts). */

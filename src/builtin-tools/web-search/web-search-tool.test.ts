@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { waitUntil } from '../../../test/helpers/wait-until.js';
 import { BRAVE_GOOD_KEY, BRAVE_REVOKED_KEY, startBrave, startSearxng, type SearchServer } from '../../../test/helpers/search-servers.js';
-import { MAX_WEB_SEARCH_SNIPPET_CHARS } from '../../limits.js';
+import { MAX_WEB_SEARCH_SNIPPET_CHARS } from './limits.js';
 import { resolveWorkspacePolicy } from '../../sandbox/index.js';
 import type { ToolExecContext } from '../../tools/types.js';
 import type { WebSearchConfig } from './backend.js';

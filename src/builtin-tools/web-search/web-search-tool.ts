@@ -6,7 +6,7 @@
 
 import { AbortedError, ConfigError, HarnessError, InvalidArgsError } from '../../errors.js';
 import { networkCall } from '../network-call.js';
-import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, WEB_SEARCH_TIMEOUT_MS } from '../../limits.js';
+import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, WEB_SEARCH_TIMEOUT_MS } from './limits.js';
 import type { WorkspacePolicy } from '../../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from '../builtin-contract.js';

@@ -4,7 +4,7 @@
 
 import { Redis } from 'ioredis';
 import { ConfigError } from '../../errors.js';
-import { QUEUE_CONNECT_TIMEOUT_MS } from '../../limits.js';
+import { QUEUE_CONNECT_TIMEOUT_MS } from './limits.js';
 import { withTimeout } from './bounded.js';
 import { connectionOptions, type RedisTarget } from './redis-url.js';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { ConfigError } from '../../errors.js';
-import { QUEUE_CLOSE_TIMEOUT_MS, QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE_RETRY_BACKOFF_MS } from '../../limits.js';
+import { QUEUE_CLOSE_TIMEOUT_MS, QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE_RETRY_BACKOFF_MS } from './limits.js';
 import type { SandboxMode } from '../../ptc-runtime/types.js';
 import { loadTasks, selectTasks } from '../m3tooleval/tasks.js';
 import { appendResult, readResults, resultKey, type TaskResult } from '../results.js';

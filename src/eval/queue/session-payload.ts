@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { QUEUE_MAX_INLINE_SESSION_BYTES } from '../../limits.js';
+import { QUEUE_MAX_INLINE_SESSION_BYTES } from './limits.js';
 import type { InlineSession } from './job.js';
 
 export interface PlacedSession {

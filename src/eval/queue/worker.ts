@@ -18,7 +18,7 @@ import {
   QUEUE_MAX_STALLED_COUNT,
   QUEUE_STALLED_INTERVAL_MS,
   QUEUE_WORKER_GRACE_MS,
-} from '../../limits.js';
+} from './limits.js';
 import { resolveModel, type ResolvedModel } from '../../llm/index.js';
 import type { SandboxMode } from '../../ptc-runtime/types.js';
 import { resolveSessionDir } from '../../session/index.js';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { readConfigText } from '../../config-file.js';
 import { ConfigError } from '../../errors.js';
-import { MAX_MCP_CONFIG_FILE_BYTES } from '../../limits.js';
+import { MAX_MCP_CONFIG_FILE_BYTES } from './limits.js';
 
 /** Server names become tool-name prefixes (`<server>__<tool>`), so they stay plain. */
 export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -18,7 +18,7 @@ import {
   MCP_SERVER_START_TIMEOUT_MS,
   MCP_STDERR_TAIL_BYTES,
   MCP_TOOL_CALL_TIMEOUT_MS,
-} from '../../limits.js';
+} from './limits.js';
 import type { McpServerConfig } from './config.js';
 
 const CLIENT_INFO = { name: 'ptc-harness', version: '1' };

@@ -4,7 +4,7 @@
 // code fence of its own to the system prompt, the SDK or a native tool list.
 
 import type { JsonSchema } from '../../json.js';
-import { MCP_MAX_TOOL_DESCRIPTION_CHARS, MCP_MAX_TOOL_NAME_CHARS } from '../../limits.js';
+import { MCP_MAX_TOOL_DESCRIPTION_CHARS, MCP_MAX_TOOL_NAME_CHARS } from './limits.js';
 
 /**
  * The tool-name form of the MCP specification (letters, digits, `_`, `-`, `.`). A name outside it is

@@ -3,7 +3,7 @@
 // SDK's client drops the connection above 10 MiB). Each content is cut with a note, and dispatches
 // beyond the total budget are counted instead of listed. docs/mcp-server.md.
 
-import { MAX_MCP_DISPATCH_CONTENT_CHARS, MAX_MCP_DISPATCHES_BYTES } from '../../limits.js';
+import { MAX_MCP_DISPATCH_CONTENT_CHARS, MAX_MCP_DISPATCHES_BYTES } from './limits.js';
 import type { ExecDispatch } from '../../ptc/exec-program.js';
 
 export interface BoundedDispatches {

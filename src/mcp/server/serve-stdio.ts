@@ -4,7 +4,7 @@
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createHarness, type HarnessOptions } from '../../harness.js';
-import { MAX_MCP_SERVER_MESSAGE_BYTES } from '../../limits.js';
+import { MAX_MCP_SERVER_MESSAGE_BYTES } from './limits.js';
 import { createCodeModeServer } from './code-mode-server.js';
 import { guardStdout } from './stdout-guard.js';
 
