@@ -14,6 +14,7 @@ import type { PresetFile } from '../presets/preset-file.js';
 import { DEFAULT_PRESET } from '../presets/presets.js';
 import { loadPresetWithTrust } from '../trust/trusted-preset.js';
 import { execLanguageOf } from '../languages/program-language.js';
+import { DEFAULT_LANGUAGE } from '../languages/table.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import type { Context } from '../context/context.js';
 import { rowKindOf } from '../presets/row-kind.js';
@@ -72,7 +73,7 @@ export async function runSdkCommand(options: WorkspaceOptions & { lang?: 'ts' | 
       };
     }
     // The SDK of the preset's runtime language, unless --lang asks for another.
-    const flavour = options.lang === undefined ? {} : { language: options.lang === 'py' ? ('python' as const) : ('typescript' as const) };
+    const flavour = options.lang === undefined ? {} : { language: execLanguageOf('', options.lang) };
     return { stdout: `${renderSdkSection(harness.tools, harness.ctx, flavour)}\n\n${renderPtcOnlySection(harness.tools, harness.ctx)}\n`, exitCode: 0 };
   });
 }
@@ -151,18 +152,18 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
   const code = options.source ?? (await readProgram(options));
   const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, lang, source: _source, stripping, ...policy } = options;
   const language = execLanguageOf(options.file, lang);
-  // The Python row's module loads for a Python program only.
-  const presetForLanguage = language === 'python' ? (await import('../presets/python-runtime-plugin.js')).presetForLanguage : undefined;
+  // The row-swapping module loads for a program in another language than the default only.
+  const presetForLanguage = language !== DEFAULT_LANGUAGE ? (await import('../presets/python-runtime-plugin.js')).presetForLanguage : undefined;
   const harnessOptions = {
     ...policy,
-    // A Python program: the same preset with its runtime row swapped for python-runtime.
+    // A Python program: the same preset with its runtime row swapped for its pack's (python-runtime).
     ...(presetForLanguage !== undefined
       ? {
           preset: presetForLanguage(
             typeof policy.preset === 'object'
               ? policy.preset
               : loadPresetWithTrust(policy.preset ?? DEFAULT_PRESET, { workspace: checkWorkspace(policy.cwd), env: process.env }).preset,
-            'python',
+            language,
           ),
         }
       : {}),

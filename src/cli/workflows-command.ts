@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import type { CommandOutput } from './commands.js';
+import { programLanguageOf } from '../languages/program-language.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -143,5 +144,5 @@ function nameOf(file: string): string {
 }
 
 function languageOf(file: string): string {
-  return file.endsWith('.py') ? 'python' : 'typescript';
+  return programLanguageOf(file);
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
 import { createPythonRuntime, type PythonRuntimeOptions } from '../languages/python/runtime/index.js';
+import { languagePackOr, languagePacks } from '../languages/table.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import type { PresetFile, PresetRow } from './preset-file.js';
 import './harness-settings.js';
@@ -43,15 +44,17 @@ export const pythonRuntimePlugin: Plugin<PythonRuntimeRowConfig> = {
 export { parseProgramLanguage, programLanguageOf } from '../languages/program-language.js';
 
 /**
- * A preset's rows with its runtime row set to `language`: a `node-runtime` row becomes a
- * `python-runtime` row (its timeout, limits, pool, processes and execution mode carry over) or the
- * reverse. Rows that already match, and presets without a runtime row, are returned as they are.
+ * A preset's rows with its runtime row set to `language`'s (its pack's runtimeRow): a `node-runtime`
+ * row becomes a `python-runtime` row (its timeout, limits, pool, processes and execution mode carry
+ * over) or the reverse. Rows that already match, presets without a runtime row, and a language whose
+ * pack ships no row are returned as they are.
  */
 export function withRuntimeLanguage(rows: readonly PresetRow[], language: PtcLanguage): PresetRow[] {
-  const wanted = language === 'python' ? PYTHON_RUNTIME_ROW : NODE_RUNTIME_ROW;
-  const other = language === 'python' ? NODE_RUNTIME_ROW : PYTHON_RUNTIME_ROW;
+  const wanted = languagePackOr(language).runtimeRow;
+  if (wanted === undefined) return [...rows];
+  const others = new Set(languagePacks().flatMap((pack) => (pack.runtimeRow === undefined || pack.runtimeRow === wanted ? [] : [pack.runtimeRow])));
   return rows.map((row) => {
-    if (row.name !== other) return row;
+    if (!others.has(row.name)) return row;
     const config = carriedConfig(row.config);
     return { index: row.index, name: wanted, at: row.at, baseDir: row.baseDir, ...(config === undefined ? {} : { config }) };
   });
