@@ -1,10 +1,13 @@
-// Tunables of the built-in file, web_fetch, todo, plan_propose, goal_done and task tools (docs/minimal-tools.md,
-// docs/grep-regex.md, docs/plan-mode.md), unit in the name or the comment. Only these tools read
-// them; what other layers share stays in src/limits.ts.
+// Tunables of the built-in file, web_fetch, todo, plan_propose, goal_done and task tools
+// (docs/file-tools.md, docs/grep-regex.md, docs/web-tools.md, docs/plan-mode.md), unit in the name or
+// the comment. These tools read them, and what shows their results (plan mode, the chat's diffs);
+// the two bash tools' are in shell-limits.ts, web_search's in web-search/limits.ts, and what lower
+// layers share stays in src/limits.ts.
 
 // Defined in src/limits.ts: the spill preview (src/tools/) names it when it says how to read on.
 export { DEFAULT_READ_LIMIT_LINES } from '../limits.js';
 
+// The file tools: read, glob, grep's output, the editors (docs/file-tools.md).
 /** Tool results longer than this are cut by the built-in tools, with a note saying so. */
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
 /** Lines longer than this are shortened in `read` and `grep` output. */
@@ -47,6 +50,8 @@ export const GREP_REGEX_WARM_WORKERS = 2;
 export const GREP_REGEX_MAX_WORKERS = 4;
 /** A regex worker beyond GREP_REGEX_WARM_WORKERS ends after being idle this long. */
 export const GREP_REGEX_IDLE_MS = 30_000;
+/** The longest piece of a `grep` pattern echoed back in an error message, in characters. */
+export const MAX_GREP_PATTERN_ECHO_CHARS = 200;
 
 // `web_fetch` and its HTML converter.
 /** `web_fetch` gives up on a URL (all redirects and the body included) after this long: TIMEOUT. */
@@ -79,5 +84,3 @@ export const MAX_PLAN_COMMENT_CHARS = 4_000;
 export const MAX_GOAL_EVIDENCE_CHARS = 8_000;
 /** A `task` call's `description` (the subagent's short label in logs and progress), in characters. */
 export const MAX_TASK_DESCRIPTION_CHARS = 200;
-/** The longest piece of a `grep` pattern echoed back in an error message, in characters. */
-export const MAX_GREP_PATTERN_ECHO_CHARS = 200;
