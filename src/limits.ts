@@ -21,6 +21,10 @@ export const SPILL_PREVIEW_TAIL_CHARS = 4_000;
 export const MAX_SPILL_FILE_BYTES = 32 * 1024 * 1024;
 /** All spill files of one session together, in bytes; past it results are cut as before spilling existed. */
 export const MAX_SPILL_SESSION_BYTES = 256 * 1024 * 1024;
+/** Characters of a call id kept in its spill file's name (the id is made safe for a file name first). */
+export const MAX_SPILL_NAME_CHARS = 96;
+/** `read` returns at most this many lines when no limit is given; a spill's note asks for that many. */
+export const DEFAULT_READ_LIMIT_LINES = 2_000;
 /** Characters per token of the context meter's estimate (docs/compaction.md): a cheap, deliberately high count. */
 export const ESTIMATE_CHARS_PER_TOKEN = 4;
 /** Compaction starts when the next request's estimate passes this fraction of the context window (`compactThreshold`, `--compact-threshold`). */

@@ -10,6 +10,7 @@ import type { TodoItem } from '../builtin-tools/todo.js';
 import { codeFence } from '../code-fence.js';
 import { renderJson, type JsonValue } from '../json.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
+import { MAX_ACP_PREVIEW_CHARS } from './limits.js';
 
 interface ProgramState {
   readonly program: string;
@@ -166,5 +167,5 @@ function stringField(args: JsonValue, key: string): string | undefined {
 
 function preview(value: string): string {
   const line = value.trimStart().split('\n', 1)[0] ?? '';
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+  return line.length > MAX_ACP_PREVIEW_CHARS ? `${line.slice(0, MAX_ACP_PREVIEW_CHARS - 1)}…` : line;
 }

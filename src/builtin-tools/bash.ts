@@ -20,6 +20,7 @@ import { contractSchemas, withProperty, type ArgsOf, type ContractSchemas, type 
 import { bashTimeoutText, resolveBashOptions, truncationNote, type BashToolOptions } from './bash-options.js';
 import { BoundedOutput } from './bounded-output.js';
 import { memoryLimitNote, ShellMemoryWatch } from './shell-memory.js';
+import { DEFAULT_READ_LIMIT_LINES } from './limits.js';
 
 export type { BashToolOptions } from './bash-options.js';
 
@@ -128,7 +129,7 @@ export function renderBash(value: BashOutput, maxStreamBytes: number = MAX_BASH_
 /** Where a truncated stream is kept whole, and how to read it. */
 function spillNote(name: 'stdout' | 'stderr', file: SpilledStream, maxStreamBytes: number): string {
   const cut = file.bytes < file.totalBytes ? ` (its first ${file.bytes} bytes: the spill limits)` : '';
-  const call = JSON.stringify({ path: file.path, offset: 1, limit: 2000 });
+  const call = JSON.stringify({ path: file.path, offset: 1, limit: DEFAULT_READ_LIMIT_LINES });
   return (
     `Note: ${name} had ${file.totalBytes} bytes; above are its first and last ${maxStreamBytes / 2}. The whole stream is saved in ` +
     `${file.path}${cut}: read it in parts with read ${call} (in a program: await tools.read(...)).`

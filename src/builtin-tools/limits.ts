@@ -1,11 +1,15 @@
-// Tunables of the built-in file, web_fetch, todo, plan_propose and goal_done tools (docs/minimal-tools.md,
-// docs/grep-regex.md, docs/plan-mode.md), unit in the name or the comment. Only these tools read
-// them; what other layers share stays in src/limits.ts.
+// Tunables of the built-in file, web_fetch, todo, plan_propose, goal_done and task tools
+// (docs/file-tools.md, docs/grep-regex.md, docs/web-tools.md, docs/plan-mode.md), unit in the name or
+// the comment. These tools read them, and what shows their results (plan mode, the chat's diffs);
+// the two bash tools' are in shell-limits.ts, web_search's in web-search/limits.ts, and what lower
+// layers share stays in src/limits.ts.
 
+// Defined in src/limits.ts: the spill preview (src/tools/) names it when it says how to read on.
+export { DEFAULT_READ_LIMIT_LINES } from '../limits.js';
+
+// The file tools: read, glob, grep's output, the editors (docs/file-tools.md).
 /** Tool results longer than this are cut by the built-in tools, with a note saying so. */
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
-/** `read` returns at most this many lines when no limit is given. */
-export const DEFAULT_READ_LIMIT_LINES = 2_000;
 /** Lines longer than this are shortened in `read` and `grep` output. */
 export const MAX_LINE_CHARS = 2_000;
 /** `read` refuses files larger than this; use offset/limit on a smaller slice or grep instead. */
@@ -46,6 +50,8 @@ export const GREP_REGEX_WARM_WORKERS = 2;
 export const GREP_REGEX_MAX_WORKERS = 4;
 /** A regex worker beyond GREP_REGEX_WARM_WORKERS ends after being idle this long. */
 export const GREP_REGEX_IDLE_MS = 30_000;
+/** The longest piece of a `grep` pattern echoed back in an error message, in characters. */
+export const MAX_GREP_PATTERN_ECHO_CHARS = 200;
 
 // `web_fetch` and its HTML converter.
 /** `web_fetch` gives up on a URL (all redirects and the body included) after this long: TIMEOUT. */
@@ -58,12 +64,14 @@ export const MAX_WEB_FETCH_CHARS = 50_000;
 export const MAX_WEB_FETCH_REDIRECTS = 5;
 /** Characters of an error page that `web_fetch` quotes in the message of a non-2xx answer. */
 export const WEB_FETCH_ERROR_EXCERPT_CHARS = 500;
+/** Bytes at the top of an HTML body that `web_fetch` looks through for a `<meta charset>` (browsers look about as far). */
+export const WEB_FETCH_CHARSET_SNIFF_BYTES = 2_048;
 /** The HTML converter of `web_fetch` nests elements at most this deep; deeper ones join their ancestor. */
 export const MAX_HTML_DEPTH = 256;
 /** Lists, quotes and tables nested deeper than this are converted as plain lines (keeps conversion linear). */
 export const MAX_HTML_STRUCTURE_NESTING = 12;
 
-// `todo`, `plan_propose` (its contract here, its review in src/plan-mode/) and `goal_done`.
+// `todo`, `plan_propose` (its contract here, its review in src/plan-mode/), `goal_done` and `task`.
 /** `todo` accepts at most this many items in one list. */
 export const MAX_TODO_ITEMS = 100;
 /** One `todo` item's text, in characters. */
@@ -74,3 +82,5 @@ export const MAX_PLAN_MARKDOWN_CHARS = 20_000;
 export const MAX_PLAN_COMMENT_CHARS = 4_000;
 /** Characters of `goal_done` evidence kept in the log. */
 export const MAX_GOAL_EVIDENCE_CHARS = 8_000;
+/** A `task` call's `description` (the subagent's short label in logs and progress), in characters. */
+export const MAX_TASK_DESCRIPTION_CHARS = 200;

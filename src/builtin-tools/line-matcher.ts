@@ -3,12 +3,10 @@
 // backtracks past it ends as TIMEOUT, an abort as ABORTED, and the worker is terminated (docs/grep-regex.md).
 
 import { AbortedError, HarnessError, InvalidArgsError } from '../errors.js';
-import { DEFAULT_GREP_TIMEOUT_MS } from './limits.js';
+import { DEFAULT_GREP_TIMEOUT_MS, MAX_GREP_PATTERN_ECHO_CHARS } from './limits.js';
 import type { FileSearchReply, FileSearchRequest, RegexJob } from './regex-jobs.js';
 import { sharedRegexWorkerPool, type RegexWorkerPool } from './regex-worker-pool.js';
 
-/** The longest piece of the pattern echoed back in an error message. */
-const MAX_PATTERN_ECHO_CHARS = 200;
 /** The longest delay `setTimeout` honours. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -165,5 +163,5 @@ export function createLineMatcher(options: LineMatcherOptions): LineMatcher {
 }
 
 function echo(pattern: string): string {
-  return pattern.length <= MAX_PATTERN_ECHO_CHARS ? pattern : `${pattern.slice(0, MAX_PATTERN_ECHO_CHARS)}…`;
+  return pattern.length <= MAX_GREP_PATTERN_ECHO_CHARS ? pattern : `${pattern.slice(0, MAX_GREP_PATTERN_ECHO_CHARS)}…`;
 }

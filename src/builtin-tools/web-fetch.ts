@@ -5,14 +5,7 @@
 
 import { AbortedError, ConfigError, HarnessError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import { networkCall } from './network-call.js';
-import {
-  BINARY_SNIFF_BYTES,
-  MAX_WEB_FETCH_BYTES,
-  MAX_WEB_FETCH_CHARS,
-  MAX_WEB_FETCH_REDIRECTS,
-  WEB_FETCH_ERROR_EXCERPT_CHARS,
-  WEB_FETCH_TIMEOUT_MS,
-} from './limits.js';
+import { BINARY_SNIFF_BYTES, MAX_WEB_FETCH_BYTES, MAX_WEB_FETCH_CHARS, MAX_WEB_FETCH_REDIRECTS, WEB_FETCH_ERROR_EXCERPT_CHARS, WEB_FETCH_TIMEOUT_MS, WEB_FETCH_CHARSET_SNIFF_BYTES } from './limits.js';
 import type { WorkspacePolicy } from '../sandbox/index.js';
 import { defineTool, type ToolDefinition } from '../tools/types.js';
 import { contractSchemas, type ArgsOf, type ValueOf } from './builtin-contract.js';
@@ -197,7 +190,7 @@ function charsetOf(contentType: string): string | undefined {
 
 /** A `<meta charset>` (or http-equiv content type) declared near the top of an HTML body. */
 function metaCharset(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.subarray(0, 2048)).toString('latin1');
+  const head = Buffer.from(bytes.subarray(0, WEB_FETCH_CHARSET_SNIFF_BYTES)).toString('latin1');
   return /<meta[^>]{0,200}?charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
 }
 

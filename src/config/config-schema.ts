@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { mcpConfigSchema } from '../mcp/client/config.js';
 import { WEB_SEARCH_BACKENDS } from '../builtin-tools/web-search/backend.js';
+import { MIN_CONTEXT_WINDOW_TOKENS } from './limits.js';
 
 export const PROVIDERS = ['deepseek', 'openai', 'anthropic', 'openai-compatible'] as const;
 export const APPROVE_VALUES = ['never', 'writes', 'all'] as const;
@@ -57,7 +58,7 @@ export const configSchema = z.strictObject({
   contextWindow: z
     .number({ error: 'set it to the model\'s context window in tokens, e.g. 32768' })
     .int('set it to a whole number of tokens, e.g. 32768')
-    .min(1024, 'set it to at least 1024 tokens')
+    .min(MIN_CONTEXT_WINDOW_TOKENS, `set it to at least ${MIN_CONTEXT_WINDOW_TOKENS} tokens`)
     .optional(),
   compactThreshold: z
     .number({ error: 'set it to a fraction of the window, e.g. 0.8' })

@@ -9,10 +9,8 @@ import type { Presentation } from './m3tooleval/task-harness.js';
 import type { M3Task } from './m3tooleval/tasks.js';
 import { readResults, type TaskResult } from './results.js';
 
-/** The paper's turn limit. */
-export const DEFAULT_EVAL_MAX_STEPS = 10;
-/** Replay makes one model step per tool call in standard: the long browsing tasks need room. */
-export const DEFAULT_REPLAY_MAX_STEPS = 200;
+// The step budgets live in limits.ts; re-exported here, where the commands read a run's settings.
+export { DEFAULT_EVAL_MAX_STEPS, DEFAULT_REPLAY_MAX_STEPS } from './limits.js';
 
 export interface EvalSettings {
   readonly suite: 'm3tooleval';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { renderChart } from './chart.js';
 import type { EvalSettings } from './run-dir.js';
 import type { TaskResult } from './results.js';
+import { SUMMARY_ANSWER_CHARS, SUMMARY_ERROR_CHARS } from './limits.js';
 
 export interface Aggregate {
   readonly runs: number;
@@ -88,7 +89,7 @@ export function renderSummary(results: readonly TaskResult[], settings: EvalSett
   if (failures.length > 0) {
     lines.push('## Failed runs', '', '| task | preset | ended | answer | expected |', '|---|---|---|---|---|');
     for (const r of failures) {
-      lines.push(`| ${r.task} | ${r.preset} | ${r.reason}${r.error ? `: ${cell(r.error).slice(0, 120)}` : ''} | ${cell(r.answer).slice(0, 80)} | ${cell(r.expected)} |`);
+      lines.push(`| ${r.task} | ${r.preset} | ${r.reason}${r.error ? `: ${cell(r.error).slice(0, SUMMARY_ERROR_CHARS)}` : ''} | ${cell(r.answer).slice(0, SUMMARY_ANSWER_CHARS)} | ${cell(r.expected)} |`);
     }
     lines.push('');
   }

@@ -6,7 +6,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
-import { FREEZE_WAIT_MS, MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS } from './limits.js';
+import { FREEZE_WAIT_MS, MAX_SANDBOX_TASKS, MAX_TRACKED_DESCENDANTS, PROCESS_TREE_VANISH_WAIT_MS, SETTLE_POLL_MS } from './limits.js';
 import type { ConfinedProcess, SpawnConfinedOptions } from './confined-process.js';
 import { FreezeGroup, thawLater, thawNow } from './freezer.js';
 import { MemoryGroup } from './memory-limit.js';
@@ -16,8 +16,6 @@ import type { SpawnedProcess } from './spawned-process.js';
 import { TaskGroup } from './task-limit.js';
 import type { LaunchPlan } from './types.js';
 
-/** How often settled() re-reads /proc while the killed tree dies (a timer tick; no busy wait). */
-const SETTLE_POLL_MS = 1;
 
 export class Confined<C extends ChildProcess | SpawnedProcess> implements ConfinedProcess<C> {
   readonly child: C;
@@ -300,7 +298,7 @@ export class Confined<C extends ChildProcess | SpawnedProcess> implements Confin
       const deadline = Date.now() + PROCESS_TREE_VANISH_WAIT_MS;
       let remaining = [...this.#known].filter(([pid, started]) => isAlive(pid, started));
       while (Date.now() < deadline && (remaining.length > 0 || (this.#group?.members().length ?? 0) > 0)) {
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
         remaining = remaining.filter(([pid, started]) => isAlive(pid, started));
       }
     })();

@@ -32,3 +32,19 @@ export const FREEZE_WAIT_MS = 50;
 export const FROZEN_THAW_QUIET_MS = 150;
 /** At most this many frozen sandboxes wait for that pause; beyond it the oldest is thawed at once. */
 export const MAX_FROZEN_WAITING = 12;
+/** A `.git` file is one short line; one longer than this many characters is not read as a gitfile. */
+export const GITFILE_MAX_CHARS = 4_096;
+/** How long a launch waits for its pid and its two sockets before it is given up (and falls back). */
+export const SPAWN_REPLY_TIMEOUT_MS = 5_000;
+/** The first line of each spawner socket, `<token> <role>`, in bytes; anything longer is not the helper's. */
+export const MAX_SPAWNER_HEADER_BYTES = 128;
+/** Spawner helpers that may die in one process; after that many the host spawns by itself for good. */
+export const MAX_SPAWNER_STARTS = 3;
+/** How often settling re-reads /proc while a killed tree dies (and waits for it to vanish), in ms: a timer tick, no busy wait. */
+export const SETTLE_POLL_MS = 1;
+/** Upper bound on one probe sandbox; a healthy one takes tens of milliseconds. */
+export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
+/** Characters of a failed probe sandbox's stderr kept for the message that says why bwrap is unusable. */
+export const PROBE_STDERR_MAX_CHARS = 2_000;
+/** The sandbox probe's cache file, in bytes; a larger one is not read (a miss). */
+export const MAX_PROBE_CACHE_BYTES = 4096;

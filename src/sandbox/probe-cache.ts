@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateRoot } from './private-dir.js';
+import { MAX_PROBE_CACHE_BYTES } from './limits.js';
 
 const CACHE_VERSION = 1;
-const MAX_CACHE_BYTES = 4096;
 
 /** What a cached success says: bwrap at this path works here, with or without the filter. */
 export interface CachedProbe {
@@ -83,7 +83,7 @@ export function readCachedProbe(key: string, dir: string | undefined = defaultDi
   try {
     const stat = fstatSync(fd);
     const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
-    if (!stat.isFile() || stat.uid !== uid || (stat.mode & 0o022) !== 0 || stat.size > MAX_CACHE_BYTES) return undefined;
+    if (!stat.isFile() || stat.uid !== uid || (stat.mode & 0o022) !== 0 || stat.size > MAX_PROBE_CACHE_BYTES) return undefined;
     const parsed: unknown = JSON.parse(readFileSync(fd, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) return undefined;
     const entry = parsed as Record<string, unknown>;

@@ -12,6 +12,7 @@ import { realExecPath, resolvePolicyPaths } from './policy.js';
 import { makePrivateDir } from './private-dir.js';
 import { probeCacheKey, readCachedProbe, writeCachedProbe } from './probe-cache.js';
 import { buildSandboxFilter, encodeFilter } from './seccomp-filter.js';
+import { SANDBOX_PROBE_TIMEOUT_MS, PROBE_STDERR_MAX_CHARS } from './limits.js';
 
 /** The outcome of the probe. */
 export interface SandboxProbe {
@@ -23,9 +24,6 @@ export interface SandboxProbe {
   readonly detail?: string;
 }
 
-/** Upper bound on one probe sandbox; a healthy one takes tens of milliseconds. */
-export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
-const PROBE_STDERR_MAX_CHARS = 2_000;
 
 let probed: Promise<SandboxProbe> | undefined;
 let overridden: SandboxProbe | undefined;

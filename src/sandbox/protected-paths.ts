@@ -5,14 +5,12 @@
 
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { PROTECTED_SCAN_CACHE_MS, PROTECTED_SCAN_MAX_DIRS } from './limits.js';
+import { PROTECTED_SCAN_CACHE_MS, PROTECTED_SCAN_MAX_DIRS, GITFILE_MAX_CHARS } from './limits.js';
 import { isWithin, realpathOrUndefined } from './policy.js';
 
 /** Entry names protected wherever they appear below a writable root. */
 export const PROTECTED_NAMES: readonly string[] = Object.freeze(['.git', '.ptc']);
 
-/** A `.git` file is one short line; more is not a gitfile. */
-const GITFILE_MAX_CHARS = 4_096;
 
 /** Directories the nested scan never enters (dependency trees: large, and not the user's repositories). */
 const SCAN_SKIPPED_DIRS = new Set(['node_modules']);

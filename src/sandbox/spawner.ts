@@ -21,13 +21,10 @@ import { coverInheritedFds, inheritedFdCovering } from './inherited-fds.js';
 import { decodeWaitStatus, SpawnedProcess } from './spawned-process.js';
 import { SPAWNER_SOURCE } from './spawner-source.js';
 import { makePrivateDir, privateRoot } from './private-dir.js';
+import { SPAWN_REPLY_TIMEOUT_MS, MAX_SPAWNER_HEADER_BYTES, MAX_SPAWNER_STARTS } from './limits.js';
 
 export { decodeWaitStatus, signalName, SpawnedProcess } from './spawned-process.js';
 
-/** How long a launch waits for its pid and its two sockets before it is given up (and falls back). */
-const SPAWN_REPLY_TIMEOUT_MS = 5_000;
-/** The first line of each socket: `<token> <role>`; anything longer is not the helper's. */
-const MAX_HEADER_BYTES = 128;
 
 /** What the spawner starts: the command, its environment, its stdin text, and one fd of bytes. */
 export interface SpawnerRequest {
@@ -163,7 +160,7 @@ class Spawner {
       header = Buffer.concat([header, chunk]);
       const newline = header.indexOf(0x0a);
       if (newline === -1) {
-        if (header.length > MAX_HEADER_BYTES) socket.destroy();
+        if (header.length > MAX_SPAWNER_HEADER_BYTES) socket.destroy();
         return;
       }
       socket.off('data', onData);
@@ -299,7 +296,6 @@ let checkPeer = true;
 let launches = 0;
 /** Helpers that died; after MAX_SPAWNER_STARTS the host spawns by itself for good. */
 let starts = 0;
-const MAX_SPAWNER_STARTS = 3;
 
 /** Turns the spawner off (or back on) for this process; returns the previous setting (for tests). */
 export function setSpawnerEnabled(enabled: boolean): boolean {

@@ -2,7 +2,7 @@
 // within a budget, the whole size, the file, and the `read` call that continues where the head stops.
 // Line numbers are those `read` uses, so the offset in the note is the next unseen line.
 
-import { MAX_TOOL_RESULT_CHARS, SPILL_PREVIEW_HEAD_CHARS, SPILL_PREVIEW_TAIL_CHARS } from '../limits.js';
+import { MAX_TOOL_RESULT_CHARS, SPILL_PREVIEW_HEAD_CHARS, SPILL_PREVIEW_TAIL_CHARS, DEFAULT_READ_LIMIT_LINES } from '../limits.js';
 import type { ToolCallResult } from './types.js';
 import type { SpillRef, SpillStore } from './spill.js';
 
@@ -54,7 +54,7 @@ export function spillPreview(
         : `Shown: ${head.label} above.`;
     const cut = ref.bytes < ref.totalBytes ? ` The file holds its first ${ref.bytes} bytes (the spill limits).` : '';
     const next = head.partial ? head.count : head.count + 1;
-    const call = JSON.stringify({ path: ref.path, offset: Math.max(1, next), limit: 2000 });
+    const call = JSON.stringify({ path: ref.path, offset: Math.max(1, next), limit: DEFAULT_READ_LIMIT_LINES });
     note =
       `[Output spilled: the whole text has ${size} and is saved in ${ref.path}.${cut} ${shown} ` +
       `Read the rest with read ${call} (in a program: await tools.read(${call})), continuing with the offset it names.]`;

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { MAX_SPILL_FILE_BYTES, MAX_SPILL_SESSION_BYTES } from '../limits.js';
+import { MAX_SPILL_FILE_BYTES, MAX_SPILL_SESSION_BYTES, MAX_SPILL_NAME_CHARS } from '../limits.js';
 
 /** One spilled text: where it is and how much of it the file holds. */
 export interface SpillRef {
@@ -189,7 +189,7 @@ export function createTempSpillStore(options: Omit<SpillStoreOptions, 'dir'> = {
 
 /** A call id as a file name: only `[A-Za-z0-9._-]`, never empty, never starting with a dot, bounded in length. */
 function fileBase(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '').slice(0, 96);
+  const safe = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '').slice(0, MAX_SPILL_NAME_CHARS);
   return safe === '' ? 'result' : safe;
 }
 

@@ -9,7 +9,7 @@ import { ruleText } from '../approvals/approval-rules.js';
 import { projectConfigPath } from '../config/config-paths.js';
 import { readConfigFile } from '../config/load-config-file.js';
 import { ConfigError } from '../errors.js';
-import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES } from './limits.js';
+import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES, TRUST_PACKAGE_DEPTH, TRUST_PRESET_DIR_DEPTH, TRUST_SKILL_DIR_DEPTH } from './limits.js';
 import { mcpRowKind } from '../mcp/client/row-kind.js';
 import { rowKindOf } from '../presets/row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
@@ -96,7 +96,7 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
     const known = packages.get(key);
     packages.set(key, { name, dir, namedAt: [...(known?.namedAt ?? []), namedAt] });
     if (known !== undefined) return;
-    for (const file of filesUnder(dir, 32)) {
+    for (const file of filesUnder(dir, TRUST_PACKAGE_DEPTH)) {
       hash(file);
       imported.add(file);
       follow(file);
@@ -195,7 +195,7 @@ export function collectWorkspaceConfig(workspace: string, search: Omit<PresetSea
   // Skills: every file of the workspace's skill folders, so a program that writes one asks again (docs/skills.md, "Trust").
   const skills: string[] = [];
   for (const dir of WORKSPACE_SKILL_DIRS) {
-    for (const file of filesUnder(path.join(root, dir), 4)) {
+    for (const file of filesUnder(path.join(root, dir), TRUST_SKILL_DIR_DEPTH)) {
       hash(file);
       if (path.basename(file) === 'SKILL.md') skills.push(file);
     }
@@ -278,7 +278,7 @@ function isPackageRow(row: PresetRow): boolean {
 }
 
 /** Regular files under `dir`, recursively to `maxDepth`, sorted; symlinked directories are not entered. */
-function filesUnder(dir: string, maxDepth = 8): string[] {
+function filesUnder(dir: string, maxDepth = TRUST_PRESET_DIR_DEPTH): string[] {
   const out: string[] = [];
   const walk = (current: string, depth: number) => {
     let entries: fs.Dirent[];

@@ -5,9 +5,8 @@
 import fs from 'node:fs';
 
 import { parseSessionLog, type SessionEvent } from '../session/index.js';
+import { LOG_FOLLOW_POLL_MS } from './limits.js';
 
-/** How often the file's size is checked; a `ptc run` step takes far longer. */
-const POLL_MS = 200;
 
 export interface FollowedLog {
   /** The events of the complete lines read so far. */
@@ -59,6 +58,6 @@ export function followLog(file: string, onEvent: (index: number, event: SessionE
   let started = false;
   readMore();
   started = true;
-  if (!stopped) fs.watchFile(file, { interval: POLL_MS, persistent: false }, listener);
+  if (!stopped) fs.watchFile(file, { interval: LOG_FOLLOW_POLL_MS, persistent: false }, listener);
   return { events, stop };
 }

@@ -13,6 +13,7 @@ import { HarnessError } from '../errors.js';
 import { UiAssets } from './assets.js';
 import { checkAccess, newUiToken } from './security.js';
 import { SessionHub, type UiRunSettings } from './session-hub.js';
+import { MAX_UI_REQUEST_BODY_BYTES, UI_HEARTBEAT_MS, MIN_UI_TOKEN_CHARS } from './limits.js';
 
 export interface UiServerOptions extends UiRunSettings {
   /** Default 0: a free port chosen by the system. */
@@ -33,15 +34,11 @@ export interface UiServer {
 }
 
 const HOST = '127.0.0.1';
-/** Bodies of API requests: a message and a few fields. */
-const MAX_BODY_BYTES = 1024 * 1024;
-/** A comment line on each event stream this often keeps proxies and idle timers from closing it. */
-const HEARTBEAT_MS = 15_000;
 
 /** Listens on 127.0.0.1 and serves the UI; resolves once it is listening. */
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const token = options.token ?? newUiToken();
-  if (token.length < 16) throw new HarnessError('CONFIG', 'The ptc ui token must be at least 16 characters.');
+  if (token.length < MIN_UI_TOKEN_CHARS) throw new HarnessError('CONFIG', `The ptc ui token must be at least ${MIN_UI_TOKEN_CHARS} characters.`);
   const assets = new UiAssets();
   const hub = new SessionHub(options);
   const streams = new Set<ServerResponse>();
@@ -160,7 +157,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       },
     });
     streams.add(res);
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), UI_HEARTBEAT_MS);
     heartbeat.unref();
     const end = () => {
       clearInterval(heartbeat);
@@ -243,7 +240,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HarnessError('CONFIG', `The request body is over ${MAX_BODY_BYTES} bytes.`);
+    if (size > MAX_UI_REQUEST_BODY_BYTES) throw new HarnessError('CONFIG', `The request body is over ${MAX_UI_REQUEST_BODY_BYTES} bytes.`);
     chunks.push(chunk as Buffer);
   }
   let value: unknown;

@@ -1,6 +1,7 @@
 // The import graph of src/: which source file loads which, by static imports and exports and by
 // dynamic `import('./x.js')`. The run-time graph leaves out what erases at build (`import type`,
-// `export type`, `typeof import(...)`); the coupling graph keeps it (a type still ties the files).
+// `export type`, `typeof import(...)`); the coupling graph keeps it, and `declare module` augmentations
+// too (a type still ties the files).
 // Structure tests read them (test/structure/).
 
 import fs from 'node:fs';
@@ -41,6 +42,9 @@ export function runtimeImports(file: string, kinds: ImportKinds = 'runtime'): st
     } else if (types && ts.isImportTypeNode(node)) {
       const argument = node.argument;
       if (ts.isLiteralTypeNode(argument) && ts.isStringLiteral(argument.literal)) found.push(argument.literal.text);
+    } else if (types && ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)) {
+      // `declare module './x.js' { ... }` adds to x's types: a tie to x like an import of it.
+      found.push(node.name.text);
     }
     ts.forEachChild(node, visit);
   };

@@ -1,6 +1,7 @@
 // The layers of src/ hold (docs/architecture.md, "Layers"): every folder and root file of src/ is in a
 // row of the table, no file imports into a higher layer, and the folders of one layer do not import
-// each other in a cycle. Type-only imports count: a type still couples the folders (issue 31).
+// each other in a cycle. Type-only imports (and `declare module` augmentations) count: a type still
+// couples the folders (issue 31).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,6 +74,7 @@ describe('the layers of src/', () => {
       write('src/low/low.ts', "import { b } from '../b/b.js';\nexport type Low = number;\nexport const a = b;\n");
       write('src/b/b.ts', "export const b = 1;\nexport type B = typeof import('../c/c.js');\n");
       write('src/c/c.ts', "import { b } from '../b/b.js';\nexport const c = b;\n");
+      write('src/low/aug.ts', "declare module '../d/d.js' {\n  interface D { x: number }\n}\nexport {};\n");
       write('src/d/d.ts', "import { a } from '../low/low.js';\nexport const d = a;\n");
       write('src/new/n.ts', 'export const n = 1;\n');
       const doc = [
@@ -84,16 +86,20 @@ describe('the layers of src/', () => {
       const graph = importGraph(path.join(dir, 'src'), 'types');
       const report = checkLayers(graph, made, dir, [{ from: 'src/d/', to: 'src/x/', reason: 'stale' }]);
       expect(report.unplaced).toEqual([expect.stringContaining('src/new/ has no layer; add it to the table in docs/architecture.md')]);
-      expect(report.upward).toEqual(['src/base.ts (base) imports src/low/low.ts (low)', 'src/low/low.ts (low) imports src/b/b.ts (high)']);
+      expect(report.upward).toEqual([
+        'src/base.ts (base) imports src/low/low.ts (low)',
+        'src/low/aug.ts (low) imports src/d/d.ts (high)',
+        'src/low/low.ts (low) imports src/b/b.ts (high)',
+      ]);
       expect(report.cycles).toEqual(['src/b/ <-> src/c/: src/b/b.ts imports src/c/c.ts; src/c/c.ts imports src/b/b.ts']);
       expect(report.unusedAllowed).toEqual(['src/d/ -> src/x/']);
-      // Without type-only imports, the base file's and b's type imports are gone, and so is the cycle.
+      // Without type-only imports, the base file's and b's type imports and the augmentation are gone, and so is the cycle.
       const runtime = checkLayers(importGraph(path.join(dir, 'src')), made, dir);
       expect(runtime.upward).toEqual(['src/low/low.ts (low) imports src/b/b.ts (high)']);
       expect(runtime.cycles).toEqual([]);
       // An allowance silences exactly its import.
       const allowed = checkLayers(graph, made, dir, [{ from: 'src/low/low.ts', to: 'src/b/', reason: 'test' }]);
-      expect(allowed.upward).toEqual(['src/base.ts (base) imports src/low/low.ts (low)']);
+      expect(allowed.upward).toEqual(['src/base.ts (base) imports src/low/low.ts (low)', 'src/low/aug.ts (low) imports src/d/d.ts (high)']);
       expect(allowed.unusedAllowed).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

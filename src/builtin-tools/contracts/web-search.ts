@@ -1,11 +1,11 @@
 // The contract of `web_search` (docs/builtin-tools.md): zod, the one source of its types and wire schemas.
 
 import { z } from 'zod';
-import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_SITES } from '../web-search/limits.js';
+import { DEFAULT_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_QUERY_CHARS, MAX_WEB_SEARCH_RESULTS, MAX_WEB_SEARCH_SITES } from '../web-search/limits.js';
 import { WEB_SEARCH_BACKENDS } from '../web-search/backend.js';
 
 export const input = z.strictObject({
-  query: z.string().min(1).max(1000).describe('What to search for, as you would type it into a search engine.'),
+  query: z.string().min(1).max(MAX_WEB_SEARCH_QUERY_CHARS).describe('What to search for, as you would type it into a search engine.'),
   count: z.int().min(1).max(MAX_WEB_SEARCH_RESULTS).optional().describe(`How many results to return at most. Default ${DEFAULT_WEB_SEARCH_RESULTS}.`),
   sites: z
     .array(z.string().min(1))

@@ -4,7 +4,7 @@
 // (web-search-tool.ts), so an aborted request is rethrown untouched for the tool to name.
 
 import { ToolFailedError } from '../../errors.js';
-import { MAX_WEB_SEARCH_RESPONSE_BYTES } from './limits.js';
+import { MAX_WEB_SEARCH_RESPONSE_BYTES, WEB_SEARCH_BODY_EXCERPT_CHARS, WEB_SEARCH_ERROR_DETAIL_CHARS } from './limits.js';
 import type { WebSearchBackendName } from './backend.js';
 
 export interface BackendAnswer {
@@ -37,7 +37,7 @@ export function parseJson(backend: WebSearchBackendName, url: URL, answer: Backe
   try {
     return JSON.parse(answer.body) as unknown;
   } catch {
-    const excerpt = answer.body.slice(0, 120).replace(/\s+/g, ' ').trim();
+    const excerpt = answer.body.slice(0, WEB_SEARCH_BODY_EXCERPT_CHARS).replace(/\s+/g, ' ').trim();
     throw new ToolFailedError(
       `The ${backend} backend at ${redactedHref(url)} answered HTTP ${answer.status} with a body that is not JSON` +
         `${excerpt ? ` (it begins: ${excerpt})` : ' (it was empty)'}. Check that webSearch.url points at a ${backend} ` +
@@ -82,11 +82,11 @@ export function errorDetail(answer: BackendAnswer): string {
     const parts = [inner?.code, inner?.detail, typeof value.error === 'string' ? value.error : undefined, value.message, value.detail].filter(
       (p): p is string => typeof p === 'string' && p.trim() !== '',
     );
-    if (parts.length > 0) return parts.join(': ').slice(0, 200);
+    if (parts.length > 0) return parts.join(': ').slice(0, WEB_SEARCH_ERROR_DETAIL_CHARS);
   } catch {
     // Not JSON: quote the text.
   }
-  return answer.body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+  return answer.body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, WEB_SEARCH_ERROR_DETAIL_CHARS);
 }
 
 async function readCapped(backend: WebSearchBackendName, url: URL, response: Response, signal: AbortSignal): Promise<string> {

@@ -2,6 +2,8 @@
 
 /** `web_search` gives up on one backend request (answer and body) after this long: TIMEOUT. */
 export const WEB_SEARCH_TIMEOUT_MS = 15_000;
+/** A `web_search` query, in characters. */
+export const MAX_WEB_SEARCH_QUERY_CHARS = 1_000;
 /** `web_search` returns at most this many results, whatever `count` asks (Brave's API caps `count` at 20 too). */
 export const MAX_WEB_SEARCH_RESULTS = 20;
 /** `web_search` returns this many results when `count` is not given. */
@@ -16,3 +18,7 @@ export const MAX_WEB_SEARCH_URL_CHARS = 2_048;
 export const MAX_WEB_SEARCH_SITES = 10;
 /** Bytes of a backend's answer read at most; a bigger answer is TOOL_FAILED (a search answer is a few KiB). */
 export const MAX_WEB_SEARCH_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** Characters of a backend's answer that is not JSON quoted in the TOOL_FAILED message. */
+export const WEB_SEARCH_BODY_EXCERPT_CHARS = 120;
+/** Characters of a backend's error detail (its JSON error fields, or its text) quoted in a message. */
+export const WEB_SEARCH_ERROR_DETAIL_CHARS = 200;

@@ -3,6 +3,7 @@
 // float. Errors are the Python exception classes the originals would raise. docs/eval.md.
 
 import { PyError, type PyValue } from './py-value.js';
+import { MAX_INT_EXPONENT } from '../limits.js';
 
 export type PyNum = Extract<PyValue, { t: 'int' | 'float' }>;
 
@@ -56,8 +57,6 @@ export function mod(a: PyNum, b: PyNum): PyNum {
   return { t: 'float', v: r };
 }
 
-/** Exponents beyond this are refused rather than computed (Python would grind through them). */
-const MAX_INT_EXPONENT = 10_000n;
 
 export function pow(a: PyNum, b: PyNum): PyNum {
   if (a.t === 'int' && b.t === 'int' && b.v >= 0n) {

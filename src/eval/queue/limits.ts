@@ -23,3 +23,5 @@ export const QUEUE_DISCOVER_INTERVAL_MS = 2_000;
 export const QUEUE_FOLLOW_POLL_MS = 1_000;
 /** A session log travels back in the job's return value when it compresses to at most this many bytes; a larger one stays on the worker. */
 export const QUEUE_MAX_INLINE_SESSION_BYTES = 1024 * 1024;
+/** Characters of the run directory's name kept at the start of a queued run's id (a random suffix follows). */
+export const MAX_QUEUE_RUN_NAME_CHARS = 100;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { ConfigError } from '../../errors.js';
-import { QUEUE_CLOSE_TIMEOUT_MS, QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE_RETRY_BACKOFF_MS } from './limits.js';
+import { QUEUE_CLOSE_TIMEOUT_MS, QUEUE_FOLLOW_POLL_MS, QUEUE_JOB_ATTEMPTS, QUEUE_RETRY_BACKOFF_MS, MAX_QUEUE_RUN_NAME_CHARS } from './limits.js';
 import type { SandboxMode } from '../../ptc-runtime/types.js';
 import { loadTasks, selectTasks } from '../m3tooleval/tasks.js';
 import { appendResult, readResults, resultKey, type TaskResult } from '../results.js';
@@ -228,6 +228,6 @@ async function modelLabel(options: EvalSettings): Promise<string> {
 }
 
 function newRunId(dir: string): string {
-  const base = path.basename(dir).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 100) || 'run';
+  const base = path.basename(dir).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, MAX_QUEUE_RUN_NAME_CHARS) || 'run';
   return `${base}-${randomBytes(3).toString('hex')}`;
 }

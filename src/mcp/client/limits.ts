@@ -18,3 +18,5 @@ export const MCP_MAX_TOOL_DESCRIPTION_CHARS = 8_000;
 export const MCP_MAX_TOOL_NAME_CHARS = 128;
 /** Restarts of a server that died mid-session; after them its calls fail until the harness restarts. */
 export const MCP_MAX_RESTARTS = 1;
+/** Characters of a server's or tool's name a message quotes; a longer one is cut with an ellipsis. */
+export const MCP_MAX_SHOWN_NAME_CHARS = 80;

@@ -4,7 +4,7 @@
 // code fence of its own to the system prompt, the SDK or a native tool list.
 
 import type { JsonSchema } from '../../json.js';
-import { MCP_MAX_TOOL_DESCRIPTION_CHARS, MCP_MAX_TOOL_NAME_CHARS } from './limits.js';
+import { MCP_MAX_TOOL_DESCRIPTION_CHARS, MCP_MAX_TOOL_NAME_CHARS, MCP_MAX_SHOWN_NAME_CHARS } from './limits.js';
 
 /**
  * The tool-name form of the MCP specification (letters, digits, `_`, `-`, `.`). A name outside it is
@@ -23,7 +23,7 @@ export function toolNameProblem(name: string): string | undefined {
 
 /** A name as a message may quote it: escaped (no control character reaches a terminal) and short. */
 export function quoteName(name: string): string {
-  const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+  const shown = name.length > MCP_MAX_SHOWN_NAME_CHARS ? `${name.slice(0, MCP_MAX_SHOWN_NAME_CHARS)}…` : name;
   return JSON.stringify(shown);
 }
 
