@@ -19,3 +19,5 @@ export const OUTPUT_CACHE_MAX_DEPENDENCIES = 2_000;
 export const OUTPUT_CACHE_MAX_ENTRIES = 200;
 /** A cached output file larger than this, in bytes, is neither written nor read. */
 export const OUTPUT_CACHE_MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** A remembered `ptc exec` guess (src/cli/exec-speculation.ts) larger than this, in bytes, is not read. */
+export const EXEC_PREDICTION_MAX_FILE_BYTES = 64 * 1024;

@@ -18,11 +18,12 @@ export function register(program: Command, { print }: CliIo): void {
     .action(async (file: string, o: PolicyFlags & { maxParallel?: number; lang?: 'ts' | 'py' }) => {
       // Read first, so a TypeScript program's type eraser loads on a worker while the commands load.
       const ahead = await execAhead(file, o.lang);
-      const { runExecCommand } = await import('../commands.js');
+      const [{ runExecCommand }, speculation] = await Promise.all([import('../commands.js'), import('../exec-speculation.js').then((m) => m.takeSpeculation())]);
       print(
         await runExecCommand({
           file,
           ...ahead,
+          ...(speculation !== undefined ? { speculation } : {}),
           ...policyFromFlags(o),
           ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
           ...(o.lang !== undefined ? { lang: o.lang } : {}),
