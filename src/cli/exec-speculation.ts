@@ -18,7 +18,8 @@ import type { PtcRuntime, RunRequest } from '../ptc-runtime/types.js';
 import type { NodeRuntimeConfig, NodeRuntimeOptions } from '../ptc-runtime-node/options.js';
 import { ptcHome } from '../ptc-home.js';
 import { buildStamp } from './fast-start.js';
-import { EXEC_PREDICTION_MAX_FILE_BYTES } from './limits.js';
+import { EXEC_PREDICTION_MAX_ENTRIES, EXEC_PREDICTION_MAX_FILE_BYTES } from './limits.js';
+import { pruneCacheDir, writeCacheFile } from './cache-files.js';
 import { cacheFileName } from './output-cache.js';
 
 export const PREDICTION_FORMAT = 1;
@@ -98,15 +99,8 @@ export function readPrediction({ file, key }: PredictionSlot): ExecPrediction | 
 /** Writes the guess atomically (a reader sees the old one or the new one) and quietly. */
 export function writePrediction({ file, key }: PredictionSlot, runtime: NodeRuntimeOptions, request: PredictedRequest): void {
   const prediction: ExecPrediction = { format: PREDICTION_FORMAT, key, runtime, request };
-  const text = JSON.stringify(prediction);
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(temp, text, { mode: 0o600 });
-    fs.renameSync(temp, file);
-  } catch {
-    fs.rmSync(temp, { force: true });
-  }
+  writeCacheFile(file, JSON.stringify(prediction));
+  pruneCacheDir(path.dirname(file), EXEC_PREDICTION_MAX_ENTRIES);
 }
 
 async function startSpeculation(args: readonly string[], env: Env): Promise<Speculation | undefined> {
