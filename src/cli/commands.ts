@@ -20,6 +20,7 @@ import type { Context } from '../context/context.js';
 import { rowKindOf } from '../presets/row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
 import { blockOutputCache } from './output-cache-guard.js';
+import type { Speculation } from './exec-speculation.js';
 
 export interface CommandOutput {
   readonly stdout: string;
@@ -138,6 +139,8 @@ export interface ExecOptions extends PolicyOptions {
   readonly writeLog?: (line: string) => void;
   /** The program language; default: py for a `.py` file, else ts. Python swaps the preset's runtime row. */
   readonly lang?: 'ts' | 'py';
+  /** A child the CLI started ahead on a guess (exec-speculation.ts); used only when the harness asks for exactly it. */
+  readonly speculation?: Speculation;
 }
 
 /** The `ptc exec --json` object (README, "ptc exec --json"). */
@@ -149,9 +152,18 @@ export type { ExecJson };
  * program's logs go to `writeLog` as they happen.
  */
 export async function runExecCommand(options: ExecOptions): Promise<CommandOutput> {
-  const code = options.source ?? (await readProgram(options));
-  const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, lang, source: _source, stripping, ...policy } = options;
-  const language = execLanguageOf(options.file, lang);
+  const language = execLanguageOf(options.file, options.lang);
+  // The guessed child is a Node one: a Python program never uses it.
+  const speculation = language === DEFAULT_LANGUAGE ? options.speculation : undefined;
+  if (speculation === undefined) await options.speculation?.runtime?.close();
+  let code: string;
+  try {
+    code = options.source ?? (await readProgram(options));
+  } catch (error) {
+    await speculation?.runtime?.close();
+    throw error;
+  }
+  const { file: _file, maxParallel, json: _json, stdin: _stdin, writeLog: _writeLog, lang: _lang, source: _source, stripping, speculation: _speculation, ...policy } = options;
   // The row-swapping module loads for a program in another language than the default only.
   const presetForLanguage = language !== DEFAULT_LANGUAGE ? (await import('../presets/python-runtime-plugin.js')).presetForLanguage : undefined;
   const harnessOptions = {
@@ -180,13 +192,23 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
         writeLog(line);
       }
     : undefined;
-  return withHarness(harnessOptions, async (harness) => {
-    // Whatever the preset's presentation, the program runs in a ptc scope over its tools.
-    const scope = await harness.ptcScope();
+  // Whatever the preset's presentation, the program runs in a ptc scope over its tools; on the child
+  // started ahead (exec-speculation.ts) when the harness asks for exactly its runtime and policy.
+  const { openExecHarness } = await import('./exec-speculation-check.js');
+  let opened: Awaited<ReturnType<typeof openExecHarness>>;
+  try {
+    opened = await openExecHarness({ ...harnessOptionsOf(harnessOptions), runtimePool: harnessOptions.runtimePool }, speculation);
+  } catch (error) {
+    await speculation?.runtime?.close();
+    throw error;
+  }
+  try {
+    const { scope } = opened;
     await primeChild(scope, code);
     const label = options.file === '-' ? 'ptc exec (stdin)' : `ptc exec ${options.file}`;
     await stripping;
     const { json: result } = await execProgram(scope, { args: { code, description: label }, id: 'exec', ...(onLog ? { onLog } : {}) });
+    opened.remember();
     const { value, logs, error } = result;
     if (options.json) return { stdout: `${JSON.stringify(result, null, 2)}\n`, exitCode: result.ok ? 0 : 1 };
     // Lines not streamed (no writeLog, or a runtime without onLog) come first on stderr, in order.
@@ -197,7 +219,9 @@ export async function runExecCommand(options: ExecOptions): Promise<CommandOutpu
     const stdout = value !== undefined ? `${renderJson(value)}\n` : '';
     if (!error) return { stdout, ...(rest ? { stderr: rest } : {}), exitCode: 0 };
     return { stdout, stderr: `${rest}ptc: ${error.code}: ${error.message}\n`, exitCode: 1 };
-  });
+  } finally {
+    await opened.dispose();
+  }
 }
 
 /**

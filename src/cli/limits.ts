@@ -19,3 +19,11 @@ export const OUTPUT_CACHE_MAX_DEPENDENCIES = 2_000;
 export const OUTPUT_CACHE_MAX_ENTRIES = 200;
 /** A cached output file larger than this, in bytes, is neither written nor read. */
 export const OUTPUT_CACHE_MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** A remembered `ptc exec` guess (src/cli/exec-speculation.ts) larger than this, in bytes, is not read. */
+export const EXEC_PREDICTION_MAX_FILE_BYTES = 64 * 1024;
+/** Remembered `ptc exec` guesses kept (one per command line and directory); a new one removes the oldest past it. */
+export const EXEC_PREDICTION_MAX_ENTRIES = 200;
+/** Remembered strips of `ptc exec` programs (src/cli/strip-cache.ts) kept; a new one removes the oldest past it. */
+export const STRIP_CACHE_MAX_ENTRIES = 200;
+/** A program whose source and strip together pass this many characters is not remembered. */
+export const STRIP_CACHE_MAX_CHARS = 256 * 1024;

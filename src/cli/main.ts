@@ -39,6 +39,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return cached.exitCode;
     }
   }
+  // `ptc exec`: its sandboxed child starts now, on the guess of the last run, while the rest loads
+  // (src/cli/exec-speculation.ts); the program runs on it only if the harness asks for exactly it.
+  if (args[0] === 'exec') void import('./exec-speculation.js').then((m) => m.speculateExec(args));
   const recording = slot !== undefined ? (await import('./output-recorder.js')).recordOutput(slot) : undefined;
   let code: number = EXIT_FAILED;
   try {

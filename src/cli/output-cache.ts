@@ -85,8 +85,12 @@ export function outputCacheSlot(args: readonly string[], env: Env = process.env)
         stderr: process.stderr.isTTY === true,
         node: process.version,
       });
-  // The name only spreads entries over files: a hit needs the whole key (no crypto module to load).
-  return { file: path.join(cacheDir(env), `${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`), key };
+  return { file: path.join(cacheDir(env), cacheFileName(key)), key };
+}
+
+/** The file name of an entry: it only spreads entries over files, a hit needs the whole key (no crypto module to load). */
+export function cacheFileName(key: string): string {
+  return `${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`;
 }
 
 /** A 32-bit FNV-1a of `text` from `seed`, as 8 hex digits. */

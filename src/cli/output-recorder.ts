@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { OUTPUT_CACHE_MAX_DEPENDENCIES, OUTPUT_CACHE_MAX_ENTRIES, OUTPUT_CACHE_MAX_FILE_BYTES } from './limits.js';
 import { FORMAT, LOCK_FILES, envFingerprint, isCode, fingerprintOf, originalFs, type CacheEntry, type OutputCacheSlot, type PathUse } from './output-cache.js';
 import { outputCacheBlocked } from './output-cache-guard.js';
+import { pruneCacheDir, writeCacheFile } from './cache-files.js';
 
 /** fs functions whose first argument is a path the command depends on (sync, callback and promise forms). */
 const FS_READS = ['readFileSync', 'statSync', 'lstatSync', 'existsSync', 'accessSync', 'readdirSync', 'opendirSync', 'realpathSync', 'openSync', 'readlinkSync', 'createReadStream', 'readFile', 'stat', 'lstat', 'access', 'readdir', 'opendir', 'realpath', 'open', 'readlink', 'exists', 'watch', 'watchFile'] as const;
@@ -144,26 +145,8 @@ export function recordOutput({ file, key }: OutputCacheSlot): OutputRecording {
       const text = JSON.stringify(entry);
       if (text.length > OUTPUT_CACHE_MAX_FILE_BYTES) return;
       // Atomic: a reader sees the old entry or the new one, never half of one.
-      const temp = `${file}.${process.pid}.tmp`;
-      try {
-        fs.writeFileSync(temp, text, { mode: 0o600 });
-        fs.renameSync(temp, file);
-      } catch {
-        fs.rmSync(temp, { force: true });
-      }
-      pruneEntries(dir);
+      writeCacheFile(file, text);
+      pruneCacheDir(dir, OUTPUT_CACHE_MAX_ENTRIES);
     },
   };
-}
-
-/** Keeps the newest OUTPUT_CACHE_MAX_ENTRIES entries: each build and working directory makes its own. */
-function pruneEntries(dir: string): void {
-  try {
-    const entries = fs.readdirSync(dir).filter((name) => name.endsWith('.json'));
-    if (entries.length <= OUTPUT_CACHE_MAX_ENTRIES) return;
-    const byAge = entries.map((name) => ({ name, at: fs.statSync(path.join(dir, name)).mtimeMs })).sort((a, b) => b.at - a.at);
-    for (const { name } of byAge.slice(OUTPUT_CACHE_MAX_ENTRIES)) fs.rmSync(path.join(dir, name), { force: true });
-  } catch {
-    // Another command pruning at the same time, or an unreadable entry: the next miss tries again.
-  }
 }

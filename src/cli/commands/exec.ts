@@ -16,13 +16,15 @@ export function register(program: Command, { print }: CliIo): void {
     .addOption(new Option('--lang <lang>', 'the program language (default: py for a .py file, else ts)').choices(['ts', 'py']))
     .option('--json', 'print one JSON object on stdout and nothing else there')
     .action(async (file: string, o: PolicyFlags & { maxParallel?: number; lang?: 'ts' | 'py' }) => {
-      // Read first, so a TypeScript program's type eraser loads on a worker while the commands load.
+      // Read first, so a TypeScript program's type eraser loads on a worker while the commands load
+      // (or its strip is remembered, strip-cache.ts).
       const ahead = await execAhead(file, o.lang);
-      const { runExecCommand } = await import('../commands.js');
+      const [{ runExecCommand }, speculation] = await Promise.all([import('../commands.js'), import('../exec-speculation.js').then((m) => m.takeSpeculation())]);
       print(
         await runExecCommand({
           file,
           ...ahead,
+          ...(speculation !== undefined ? { speculation } : {}),
           ...policyFromFlags(o),
           ...(o.maxParallel !== undefined ? { maxParallel: o.maxParallel } : {}),
           ...(o.lang !== undefined ? { lang: o.lang } : {}),
@@ -51,6 +53,19 @@ async function execAhead(file: string, lang: 'ts' | 'py' | undefined): Promise<{
   }
   const { execLanguageOf } = await import('../../languages/program-language.js');
   if (execLanguageOf(file, lang) !== 'typescript') return { source };
-  const { stripProgramAhead } = await import('../../languages/typescript/runtime/strip.js');
-  return { source, stripping: stripProgramAhead(source) };
+  const [{ stripProgramAhead, useStripMadeEarlier }, { readStrip, stripSlot, writeStrip }] = await Promise.all([
+    import('../../languages/typescript/runtime/strip.js'),
+    import('../strip-cache.js'),
+  ]);
+  // The same program as an earlier exec: its strip is remembered (strip-cache.ts), no eraser to load.
+  const slot = stripSlot(source);
+  const remembered = slot === undefined ? undefined : readStrip(slot);
+  if (remembered !== undefined) {
+    useStripMadeEarlier(source, remembered);
+    return { source };
+  }
+  const stripping = stripProgramAhead(source).then((code) => {
+    if (slot !== undefined && code !== undefined) writeStrip(slot, code);
+  });
+  return { source, stripping };
 }

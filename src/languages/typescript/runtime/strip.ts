@@ -94,9 +94,10 @@ parentPort.postMessage(code);
  * it on a worker thread, where loading the eraser (a 2.7 MB WebAssembly module compiled at load,
  * about 250 ms here) overlaps the caller's own start-up instead of following it. Resolves once the
  * result is in place for the stripProgram(program) that comes next, or once the worker failed; then
- * that call strips on this thread as before. Never rejects. docs/runtime-lifecycle.md, "One-shot callers".
+ * that call strips on this thread as before. Never rejects; resolves with the stripped wrapper (what
+ * a caller may keep for useStripMadeEarlier) or undefined. docs/runtime-lifecycle.md, "One-shot callers".
  */
-export function stripProgramAhead(program: string): Promise<void> {
+export function stripProgramAhead(program: string): Promise<string | undefined> {
   const source = wrap(program);
   return new Promise((resolve) => {
     let worker: Worker;
@@ -105,19 +106,27 @@ export function stripProgramAhead(program: string): Promise<void> {
       // No flags of this process (`--input-type=module` would make the script a module without require).
       worker = new Worker(AHEAD_WORKER, { eval: true, execArgv: [], workerData: { eraser, source } });
     } catch {
-      resolve();
+      resolve(undefined);
       return;
     }
     // Not unref'd: a caller awaiting the result may have nothing else keeping the process alive.
     const finish = (code: unknown) => {
       if (typeof code === 'string') ahead = { source, code };
       void worker.terminate();
-      resolve();
+      resolve(typeof code === 'string' ? code : undefined);
     };
     worker.once('message', finish);
     worker.once('error', () => finish(undefined));
     worker.once('exit', () => finish(undefined));
   });
+}
+
+/**
+ * Puts a strip of `program` that stripProgramAhead() made in an earlier process (the CLI keeps them,
+ * src/cli/strip-cache.ts) in place for the next stripProgram(program), which still compiles it.
+ */
+export function useStripMadeEarlier(program: string, code: string): void {
+  ahead = { source: wrap(program), code };
 }
 
 interface EraserError {
