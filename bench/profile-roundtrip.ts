@@ -16,14 +16,10 @@ import { Session } from 'node:inspector';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createContext } from '../src/context/context.js';
-import type { JsonValue } from '../src/json.js';
-import type { BindingFunction, SandboxMode } from '../src/ptc-runtime/index.js';
-import { ptcPlugin } from '../src/ptc/plugin.js';
-import { createNodeRuntime, type NodeRuntime } from '../src/languages/typescript/runtime/index.js';
-import { ToolRuntime } from '../src/tools/tool-runtime.js';
-import { defineTool } from '../src/tools/types.js';
+import type { SandboxMode } from '../src/ptc-runtime/index.js';
+import { createNodeRuntime } from '../src/languages/typescript/runtime/index.js';
 import { warmEchoRates } from './echo-baseline.js';
+import { bareRunner, pipelineRunner, type Runner as RunnerOf } from './profile-runners.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -70,40 +66,7 @@ function program(calls: number, width: number, profile: boolean): string {
   ].join('\n');
 }
 
-type Runner = (code: string) => Promise<ProgramReport>;
-
-function bareRunner(runtime: NodeRuntime, cwd: string): Runner {
-  const echo: BindingFunction = async (args) => args;
-  return async (code) => {
-    const result = await runtime.run(await runtime.resolve({ program: code, cwd, bindings: [{ global: 'tools', functions: { echo } }] }));
-    if (result.error !== undefined) throw new Error(`${result.error.code}: ${result.error.message}`);
-    return result.value as unknown as ProgramReport;
-  };
-}
-
-function pipelineRunner(runtime: NodeRuntime, cwd: string): { run: Runner; dispose: () => Promise<void> } {
-  const root = createContext();
-  root.provide('tools', new ToolRuntime(root, { mode: 'ptc' }));
-  root.provide('ptcRuntime', runtime);
-  root.tools.register(
-    defineTool<{ x: JsonValue }, JsonValue>({
-      name: 'echo',
-      description: 'Returns x.',
-      inputSchema: { type: 'object', properties: { x: {} }, required: ['x'] },
-      isConcurrencySafe: true,
-      execute: ({ x }) => x,
-    }),
-  );
-  root.plugin(ptcPlugin, { cwd });
-  let n = 0;
-  const run: Runner = async (code) => {
-    const result = await root.tools.execute('run_code', { code, description: 'profile' }, { id: `profile${++n}` });
-    const value = result.value as { result?: unknown } | undefined;
-    if (result.isError) throw new Error(result.content);
-    return value?.result as ProgramReport;
-  };
-  return { run, dispose: () => root.dispose() };
-}
+type Runner = RunnerOf<ProgramReport>;
 
 function hostCpuMs(): { total: number; sys: number } {
   const used = process.cpuUsage();
@@ -191,8 +154,8 @@ async function main(): Promise<void> {
   const cwd = mkdtempSync(join(tmpdir(), 'ptc-profile-'));
   // No pool: a refill booting beside the measured program would compete with it for the CPU.
   const runtime = createNodeRuntime({ sandbox: flags.sandbox as SandboxMode, pool: false });
-  const pipeline = flags.pipeline ? pipelineRunner(runtime, cwd) : undefined;
-  const run = pipeline?.run ?? bareRunner(runtime, cwd);
+  const pipeline = flags.pipeline ? pipelineRunner<ProgramReport>(runtime, cwd) : undefined;
+  const run = pipeline?.run ?? bareRunner<ProgramReport>(runtime, cwd);
   try {
     console.log(
       `${flags.pipeline ? 'run_code + full pipeline' : 'bare binding'}, sandbox ${flags.sandbox}, ${CALLS} calls per program, ` +

@@ -223,7 +223,7 @@ async function main(): Promise<void> {
   for (const sandbox of ['auto', 'off'] as const) {
     const cold = createNodeRuntime({ sandbox, pool: false });
     const warm = createNodeRuntime({ sandbox });
-    const peers = sandbox === 'auto' && PARTS.has('peers') && (plan.perRun || plan.rates) ? availablePeers() : [];
+    const peers = sandbox === 'auto' && PARTS.has('peers') && (plan.perRun || plan.rates) ? await availablePeers() : [];
     try {
       const probe = await runOnce(cold, 'return 1');
       const label = `sandbox ${sandbox} → ${probe.sandbox.backend}`;

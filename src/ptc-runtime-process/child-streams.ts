@@ -1,11 +1,16 @@
 // The streams of one program child (docs/control-channel.md): the control channel on fd 3 read as
-// NDJSON lines within the frame limit and written to with a byte count of what is still unread, the
-// tail of stderr kept for messages, and stdout drained unread.
+// NDJSON lines within the frame limit (each read into one reused buffer, raw-channel.ts) and written
+// to with a byte count of what is still unread, the tail of stderr kept for messages, and stdout
+// drained unread.
 
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { encodeFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
+import { readIntoBuffer, writeNow } from './raw-channel.js';
+
+/** One read of the channel at most; a longer frame arrives in several reads. */
+const READ_BUFFER_BYTES = 64 * 1024;
 
 export interface ChildStreamEvents {
   /** One complete line from the channel. */
@@ -30,7 +35,11 @@ export class ChildStreams {
   constructor(stdio: ChildStdio, limits: { readonly maxFrameBytes: number; readonly maxStdioBytes: number }, events: ChildStreamEvents) {
     const [, stdout, stderr, channel] = stdio;
     this.#channel = channel;
-    this.#decoder = new LineDecoder(limits.maxFrameBytes);
+    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    // Each read straight into one buffer (docs/control-channel.md, "Hot path"); where this Node does
+    // not allow it, `data` events as before. The decoder copies an unfinished line out of the buffer.
+    const raw = readIntoBuffer(channel, buffer, (bytes) => this.#onData(buffer.subarray(0, bytes)));
+    this.#decoder = new LineDecoder(limits.maxFrameBytes, { reusedChunks: raw });
     this.#maxFrameBytes = limits.maxFrameBytes;
     this.#events = events;
     for (const stream of [stdout, stderr, channel]) stream?.on('error', () => undefined);
@@ -42,9 +51,15 @@ export class ChildStreams {
     stderr.on('data', (chunk: string) => {
       this.#stderrTail = (this.#stderrTail + chunk).slice(-limits.maxStdioBytes);
     });
-    channel.on('data', (chunk: Buffer) => this.#onData(chunk));
     channel.on('end', () => this.#onEnd());
     channel.on('close', () => this.#onEnd());
+    if (raw) {
+      // Bytes read before the handover (the spawner's header read, docs/sandbox.md "The spawner")
+      // wait in the stream's buffer: they come first.
+      for (let chunk = channel.read() as Buffer | null; chunk !== null; chunk = channel.read() as Buffer | null) this.#onData(chunk);
+    } else {
+      channel.on('data', (chunk: Buffer) => this.#onData(chunk));
+    }
     // launch() hands both over paused, so nothing was emitted before these listeners.
     stderr.resume();
     channel.resume();
@@ -70,10 +85,7 @@ export class ChildStreams {
    * queued on the channel that the child has not read yet.
    */
   send(frame: HostFrame, encoded?: string): number {
-    const channel = this.#channel;
-    // A Buffer, so that writableLength counts bytes (for a string it counts UTF-16 code units).
-    channel.write(Buffer.from(encoded ?? encodeFrame(frame), 'utf8'));
-    return channel.writableLength;
+    return writeNow(this.#channel, encoded ?? encodeFrame(frame));
   }
 
   #onData(chunk: Buffer): void {

@@ -44,4 +44,13 @@ describe('LineDecoder', () => {
     const over = new LineDecoder(4).push(bytes('x\nabcde\n'));
     expect(over).toMatchObject({ ok: false, lines: ['x'] });
   });
+
+  it('with reused chunks, keeps an unfinished line when the caller overwrites the chunk it came in', () => {
+    const decoder = new LineDecoder(100, { reusedChunks: true });
+    const buffer = Buffer.alloc(16);
+    const read = (text: string) => decoder.push(buffer.subarray(0, buffer.write(text)));
+    expect(read('{"a":1}\n{"b"')).toEqual({ ok: true, lines: ['{"a":1}'] });
+    expect(read('XXXXXXXX')).toEqual({ ok: true, lines: [] });
+    expect(read(':2}\n')).toEqual({ ok: true, lines: ['{"b"XXXXXXXX:2}'] });
+  });
 });

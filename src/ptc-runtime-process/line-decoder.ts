@@ -10,13 +10,19 @@ export type DecodeResult =
 
 export class LineDecoder {
   readonly #maxLineBytes: number;
+  readonly #copyPartial: boolean;
   #parts: Buffer[] = [];
   #size = 0;
   #failed = false;
 
-  /** `maxLineBytes` bounds a line's bytes, the LF excluded. */
-  constructor(maxLineBytes: number) {
+  /**
+   * `maxLineBytes` bounds a line's bytes, the LF excluded. `reusedChunks`: the caller reuses a
+   * chunk's memory after push() returns (one read buffer, src/ptc-runtime-process/raw-channel.ts), so
+   * the bytes of an unfinished line are copied out instead of referenced.
+   */
+  constructor(maxLineBytes: number, options: { readonly reusedChunks?: boolean } = {}) {
     this.#maxLineBytes = maxLineBytes;
+    this.#copyPartial = options.reusedChunks === true;
   }
 
   /** Feeds a chunk; after an oversize line the decoder stays failed and yields nothing more. */
@@ -36,7 +42,8 @@ export class LineDecoder {
       }
       if (end === -1) {
         if (segmentBytes > 0) {
-          this.#parts.push(chunk.subarray(start, segmentEnd));
+          const part = chunk.subarray(start, segmentEnd);
+          this.#parts.push(this.#copyPartial ? Buffer.from(part) : part);
           this.#size += segmentBytes;
         }
         break;

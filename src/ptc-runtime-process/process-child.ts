@@ -355,7 +355,8 @@ export class ProcessChild {
   async #dispose(): Promise<void> {
     try {
       await this.#launching;
-      this.#failReady(new RuntimeUnavailableError(`${this.#options.texts.process} was ended before it was ready.`));
+      // Only built when it is needed: an error's stack capture is not free, and a warm run's end passes here.
+      if (!this.#readyDone) this.#failReady(new RuntimeUnavailableError(`${this.#options.texts.process} was ended before it was ready.`));
       const confined = this.#confined;
       if (this.#proc !== undefined && confined !== undefined) {
         // Whoever awaits the disposal keeps the host alive until the exit arrives.

@@ -157,4 +157,39 @@ describe('DispatchPool', () => {
     expect(() => new DispatchPool(0)).toThrow(RangeError);
     expect(() => new DispatchPool(1.5)).toThrow(RangeError);
   });
+
+  describe('with shareSignals (a program\'s sub-calls)', () => {
+    it('gives the calls that follow the same signals one signal, aborted by a followed signal with its reason', async () => {
+      const pool = new DispatchPool(4, { shareSignals: true });
+      const run = new AbortController();
+      const seen: AbortSignal[] = [];
+      const done = await pool.submit('parallel', async (signal) => (seen.push(signal), 'done'), [run.signal]);
+      const hang = pool.submit(
+        'parallel',
+        (signal) => (seen.push(signal), new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)))),
+        [run.signal],
+      );
+      await flush();
+      expect(done).toBe('done');
+      expect(seen[0]).toBe(seen[1]);
+      run.abort(new Error('run stopped'));
+      await expect(hang).rejects.toThrow('run stopped');
+      expect(await pool.submit('parallel', async (signal) => signal.aborted, [run.signal])).toBe(true);
+    });
+
+    it('aborts the shared signal at settlement, a finished call\'s included, and keeps other followers apart', async () => {
+      const pool = new DispatchPool(4, { shareSignals: true });
+      const run = new AbortController();
+      const other = new AbortController();
+      const finished = await pool.submit('parallel', async (signal) => signal, [run.signal]);
+      const apart = await pool.submit('parallel', async (signal) => signal, [other.signal]);
+      expect(apart).not.toBe(finished);
+      expect(finished.aborted).toBe(false);
+      await pool.settle();
+      expect(finished.aborted).toBe(true);
+      expect(finished.reason).toMatchObject({ code: 'ABORTED' });
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+      expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
+    });
+  });
 });

@@ -2,6 +2,7 @@
 // parallel-classified calls overlap up to a bound; an exclusive call waits for the pool to drain and
 // runs alone. Settlement abandons what has not started and aborts and awaits what is running.
 
+import { setMaxListeners } from 'node:events';
 import { AbortedError } from '../errors.js';
 import type { ExecutionMode } from '../tools/tool-runtime.js';
 
@@ -25,6 +26,30 @@ interface FollowedSignal {
 
 function noop(): void {}
 
+export interface DispatchPoolOptions {
+  /**
+   * One signal for every call that follows the same signals, aborted when one of them aborts or at
+   * settlement, instead of one per call that stops following once its call ends. A program's
+   * sub-calls all follow its run's signals and are all stopped when it settles, so they share one:
+   * an AbortController costs ~15 µs on Node 20, most of a trivial sub-call's pipeline
+   * (docs/control-channel.md, "Hot path"). What changes: a finished call's signal may still abort,
+   * when its run settles.
+   */
+  readonly shareSignals?: boolean;
+}
+
+/** The controller the calls following `follow` share (DispatchPoolOptions.shareSignals). */
+interface SharedSignal {
+  readonly follow: readonly AbortSignal[];
+  readonly controller: AbortController;
+}
+
+function sameSignals(a: readonly AbortSignal[], b: readonly AbortSignal[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class DispatchPool {
   private readonly queue: Job[] = [];
   private readonly running = new Set<Job>();
@@ -34,12 +59,16 @@ export class DispatchPool {
   private readonly maxParallel: number;
   /** One listener per followed signal, shared by the running jobs that follow it (see follow). */
   private readonly followed = new Map<AbortSignal, FollowedSignal>();
+  private readonly shareSignals: boolean;
+  /** The shared controllers, one per list of followed signals (a Bridge has one list). */
+  private readonly shared: SharedSignal[] = [];
 
-  constructor(maxParallel: number = DEFAULT_MAX_PARALLEL_SUB_CALLS) {
+  constructor(maxParallel: number = DEFAULT_MAX_PARALLEL_SUB_CALLS, options: DispatchPoolOptions = {}) {
     if (!Number.isInteger(maxParallel) || maxParallel < 1) {
       throw new RangeError(`maxParallel must be a positive integer, got ${maxParallel}`);
     }
     this.maxParallel = maxParallel;
+    this.shareSignals = options.shareSignals === true;
   }
 
   /** How many calls are running right now. */
@@ -65,7 +94,9 @@ export class DispatchPool {
     this.settled = true;
     for (const job of this.queue.splice(0)) job.reject(new AbortedError('Abandoned: the program run settled before this call started.'));
     const running = [...this.running];
-    for (const job of running) job.controller!.abort(new AbortedError('The program run settled.'));
+    const reason = new AbortedError('The program run settled.');
+    for (const job of running) job.controller!.abort(reason);
+    for (const entry of this.shared.splice(0)) entry.controller.abort(reason);
     await Promise.all(running.map((job) => job.done));
     for (const [signal, entry] of this.followed) signal.removeEventListener('abort', entry.onAbort);
     this.followed.clear();
@@ -113,12 +144,28 @@ export class DispatchPool {
     }
   }
 
-  private launch(job: Job): void {
+  /** The job's controller and what ends its following: its own, or the one its followers share. */
+  private controllerFor(job: Job): { controller: AbortController; unfollow: () => void } {
+    if (!this.shareSignals) {
+      const controller = new AbortController();
+      return { controller, unfollow: this.follow(controller, job.follow) };
+    }
+    const shared = this.shared.find((entry) => sameSignals(entry.follow, job.follow));
+    if (shared !== undefined) return { controller: shared.controller, unfollow: noop };
     const controller = new AbortController();
+    // Every call of a run may listen on it at once (up to the pool's bound, each a few listeners).
+    setMaxListeners(0, controller.signal);
+    // Followed until settlement.
+    this.follow(controller, job.follow);
+    this.shared.push({ follow: job.follow, controller });
+    return { controller, unfollow: noop };
+  }
+
+  private launch(job: Job): void {
+    const { controller, unfollow } = this.controllerFor(job);
     job.controller = controller;
     this.running.add(job);
     if (job.mode === 'exclusive') this.exclusiveRunning = true;
-    const unfollow = this.follow(controller, job.follow);
     job.done = (async () => {
       try {
         job.resolve(await job.start(controller.signal));

@@ -215,7 +215,8 @@ export class Bridge {
     this.scope = scope;
     this.parent = parent;
     this.spill = spill;
-    this.pool = new DispatchPool(maxParallel);
+    // Every sub-call follows the run's signals and stops when it settles: one signal for all of them.
+    this.pool = new DispatchPool(maxParallel, { shareSignals: true });
     if (outer.aborted) this.controller.abort(outer.reason);
     else outer.addEventListener('abort', () => this.controller.abort(outer.reason), { once: true });
   }
