@@ -21,12 +21,8 @@ export const DEFAULT_LANGUAGE = typescriptPack.id;
  * pack (CONFIG otherwise). Returns a function that removes it again.
  */
 export function registerLanguagePack(pack: LanguagePack): () => void {
-  const taken = (other: LanguagePack): string | undefined =>
-    other.id === pack.id
-      ? `the id ${JSON.stringify(pack.id)}`
-      : (pack.extensions.find((e) => other.extensions.includes(e.toLowerCase())) ?? pack.flags.find((f) => other.flags.includes(f.toLowerCase())));
   for (const other of packs.values()) {
-    const clash = taken(other);
+    const clash = clashOf(pack, other);
     if (clash !== undefined) {
       throw new ConfigError(`language pack ${JSON.stringify(pack.id)}: ${clash} is already the ${other.name} pack's; choose another.`);
     }
@@ -35,6 +31,15 @@ export function registerLanguagePack(pack: LanguagePack): () => void {
   return () => {
     if (packs.get(pack.id) === pack) packs.delete(pack.id);
   };
+}
+
+/** What `pack` would take from `other`: its id, an extension or a `--lang` value; undefined when nothing. */
+function clashOf(pack: LanguagePack, other: LanguagePack): string | undefined {
+  if (other.id === pack.id) return `the id ${JSON.stringify(pack.id)}`;
+  const extension = pack.extensions.find((e) => other.extensions.includes(e.toLowerCase()));
+  if (extension !== undefined) return `the extension ${extension}`;
+  const flag = pack.flags.find((f) => other.flags.includes(f.toLowerCase()));
+  return flag === undefined ? undefined : `the --lang value ${flag}`;
 }
 
 /** The pack of a runtime's `language`, or undefined when no pack has that id. */

@@ -131,7 +131,7 @@ describe('a registered shell language pack', () => {
     const again = () => registerLanguagePack({ ...shellPack, id: 'other-shell', flags: ['bash'] });
     // Its extension is taken: CONFIG naming the pack that has it and what to do.
     expect(again).toThrow(HarnessError);
-    expect(again).toThrow(/\.sh.*Shell pack.*choose another/);
+    expect(again).toThrow(/the extension \.sh is already the Shell pack's; choose another/);
   });
 
   it.skipIf(skipWithoutBwrap)('its scripts run confined by the same launch: no host files outside the policy, no host secrets', async () => {
