@@ -8,6 +8,8 @@ import { ConfigError, HarnessError } from './errors.js';
 import { assembledRows, assembleRows, type LoadedRow, type PackageBase } from './presets/assemble.js';
 import { harnessReloadRule, watchPluginRows, type ReloadReport } from './presets/plugin-reload.js';
 import type { PluginVersions } from './presets/plugin-versions.js';
+import type { RowKinds } from './presets/row-kind.js';
+import { loadDefaultServices, serviceProviders } from './presets/service-rows.js';
 import { SHIPPED_ROWS } from './presets/shipped-rows.js';
 import type { HarnessSettings } from './presets/harness-settings.js';
 import { nodeRuntimePlugin } from './presets/node-runtime-plugin.js';
@@ -94,6 +96,12 @@ export interface HarnessOptions {
    * turn (`ptc ui`): each harness imports the version it should run (docs/plugin-reload.md, "ptc ui").
    */
   readonly pluginVersions?: PluginVersions;
+  /**
+   * The row kinds rows are assembled with (default SHIPPED_ROWS). The agent layer hands its table,
+   * the shipped rows plus the real `loop` row (src/agent/agent-rows.ts): assembly does not import
+   * the layers above it (docs/architecture.md, "Layers").
+   */
+  readonly rowKinds?: RowKinds;
 }
 
 export interface Harness {
@@ -167,19 +175,22 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   });
   const ctx = createContext();
   // Digests before the rows load, so an edit made while they load is seen by the first check.
-  let reloader = options.watchPlugins === true ? watchPluginRows(ctx, rows, SHIPPED_ROWS, reloadRule) : undefined;
+  const kinds = options.rowKinds ?? SHIPPED_ROWS;
+  let reloader = options.watchPlugins === true ? watchPluginRows(ctx, rows, kinds, reloadRule) : undefined;
   ctx.provide('tools', new ToolRuntime(ctx));
   ctx.provide('harness', settings);
-  ctx.provide('rowKinds', SHIPPED_ROWS);
+  ctx.provide('rowKinds', kinds);
   if (options.approvalRules !== undefined) installApprovalRules(ctx, options.approvalRules, policy.cwd);
   let loaded: LoadedRow[];
   try {
     const versions = options.watchPlugins === true ? options.pluginVersions : undefined;
     loaded = await assembleRows(ctx, rows, {
-      kinds: SHIPPED_ROWS,
+      kinds,
       workspace: policy.cwd,
       packageBase: packageBaseOf(preset, policy.cwd, trusted.workspaceTrusted),
       ...(versions !== undefined ? { loadFile: (row: PresetRow) => versions.load(row, reloadRule) } : {}),
+      // The model client, session store, logger and loop a preset names no row for (src/presets/service-rows.ts).
+      afterRows: () => loadDefaultServices(ctx, kinds, rows.length),
     });
   } catch (error) {
     await ctx.dispose().catch(() => {});
@@ -205,6 +216,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       at: row.at,
       ...(row.config !== undefined ? { config: row.config } : {}),
     })),
+    get services() {
+      return serviceProviders(ctx, assembledRows(ctx));
+    },
   };
 
   let programScope: Promise<Context> | undefined;
@@ -222,7 +236,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     },
     async reloadPlugins() {
       if (reloader === undefined) {
-        reloader = watchPluginRows(ctx, rows, SHIPPED_ROWS, reloadRule);
+        reloader = watchPluginRows(ctx, rows, kinds, reloadRule);
         return { changes: [] };
       }
       return reloader.reload();

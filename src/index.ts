@@ -18,7 +18,9 @@ export {
 } from './tools/index.js';
 // The zod that defineTool reads: a plugin importing both from here gets matching types.
 export { z } from 'zod';
-export { createHarness, builtinToolsPlugin, type ExtraPluginRow, type Harness, type HarnessOptions } from './harness.js';
+export { builtinToolsPlugin, type ExtraPluginRow, type Harness, type HarnessOptions } from './harness.js';
+// With the agent's row kinds, so a preset's `loop` row is the real loop (src/agent/agent-rows.ts).
+export { createAgentHarness as createHarness } from './agent/agent-harness.js';
 export { DEFAULT_PRESET, type LoadedPreset } from './presets/presets.js';
 export { loadPreset } from './trust/trusted-preset.js';
 export { listPresets } from './presets/resolve-preset.js';

@@ -9,7 +9,8 @@
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 
-import { runAgent } from '../agent/loop.js';
+import { AGENT_ROWS } from '../agent/agent-rows.js';
+import { loopOf } from '../agent/loop-service.js';
 import { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
 import { installApprovals, type ApprovalAnswer, type ApprovalPolicy, type ApprovalRequest } from '../approvals/approvals.js';
 import { projectLayer } from './project-layer.js';
@@ -21,16 +22,11 @@ import { HarnessError } from '../errors.js';
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
 import { describeReload } from '../presets/plugin-reload.js';
 import { renderJson } from '../json.js';
-import { resolveModel } from '../llm/index.js';
-import {
-  continueSession,
-  startSession,
-  ensureSessionDir,
-  listSessionFiles,
-  readSession,
-  type SessionEvent,
-  type SessionWriter,
-} from '../session/index.js';
+import type { ModelClient, ModelSettings } from '../llm/llm-service.js';
+import type { ContinuedSession } from '../session/continue-session.js';
+import type { SessionEvent } from '../session/events.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionWriter } from '../session/writer.js';
 import { installPlanMode, planModeOf } from '../plan-mode/plan-mode.js';
 import { PLAN_PROPOSE_TOOL_NAME } from '../plan-mode/plan-propose-tool.js';
 import { editorMcpRow } from './editor-mcp-servers.js';
@@ -66,6 +62,9 @@ export interface AcpAgentOptions {
 
 interface AcpSession {
   readonly harness: Harness;
+  /** The model client and the session store of the session's harness (docs/architecture.md, "Services"). */
+  readonly model: ModelClient;
+  readonly store: SessionStore;
   readonly writer: SessionWriter;
   readonly removeApprovals: Disposer;
   readonly removePlanMode: Disposer;
@@ -77,13 +76,12 @@ interface AcpSession {
 
 /** The agent side of ACP; `connect` it to a stream (stdio in `ptc acp`) or, in tests, to a client app. */
 export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; close(): Promise<void> } {
-  const model = resolveModel({
+  const modelSettings: ModelSettings = {
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}),
     env: options.env,
-  });
-  ensureSessionDir(options.sessionDir);
+  };
   const sessions = new Map<string, AcpSession>();
 
   const sessionOf = (id: string): AcpSession => {
@@ -93,28 +91,33 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
   };
 
   /** A harness for the workspace `cwd` with the editor's MCP servers; a failure is invalidParams with the harness's message. */
-  const openHarness = async (cwd: string, mcpServers: readonly acp.McpServer[]): Promise<Harness> => {
+  const openHarness = async (cwd: string, mcpServers: readonly acp.McpServer[]): Promise<{ harness: Harness; model: ModelClient; store: SessionStore }> => {
+    let harness: Harness | undefined;
     try {
       const row = editorMcpRow(mcpServers);
       const project = options.projectConfig === true ? await projectLayer(cwd, options.env, options.onNote) : undefined;
       const plugins = [...(options.harness.plugins ?? []), ...(project?.rows ?? []), ...(row !== undefined ? [row] : [])];
       const protect = [...(options.harness.protect ?? []), ...(project?.protect ?? [])];
       const rules = project === undefined ? options.harness.approvalRules : (options.harness.approvalRules ?? new ApprovalRuleSet()).withRules(project.rules);
-      return await createHarness({
+      harness = await createHarness({
         ...options.harness,
+        // The agent's row kinds: a preset's `loop` row is the real loop (src/agent/agent-rows.ts).
+        rowKinds: options.harness.rowKinds ?? AGENT_ROWS,
         ...(plugins.length > 0 ? { plugins } : {}),
         ...(protect.length > 0 ? { protect } : {}),
         ...(rules !== undefined ? { approvalRules: rules } : {}),
         cwd,
       });
+      return { harness, model: await harness.ctx.llm.open(modelSettings), store: await harness.ctx.sessions.open(options.sessionDir) };
     } catch (error) {
+      await harness?.dispose();
       if (error instanceof HarnessError) throw acp.RequestError.invalidParams({ code: error.code }, error.message);
       throw error;
     }
   };
 
   /** The session's approvals (asking this editor), file changes and plans, routed to its running turn. */
-  const attach = (harness: Harness, writer: SessionWriter, client: acp.AgentContext, planning: boolean): AcpSession => {
+  const attach = ({ harness, model, store }: { harness: Harness; model: ModelClient; store: SessionStore }, writer: SessionWriter, client: acp.AgentContext, planning: boolean): AcpSession => {
     const sessionId = writer.sessionId;
     const removeApprovals = installApprovals(harness.ctx, {
       policy: options.approve,
@@ -133,7 +136,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
         update: { sessionUpdate: 'current_mode_update', currentModeId: change.active ? PLAN_MODE_ID : DEFAULT_MODE_ID },
       });
     });
-    const session: AcpSession = { harness, writer, removeApprovals, removePlanMode: planMode.dispose };
+    const session: AcpSession = { harness, model, store, writer, removeApprovals, removePlanMode: planMode.dispose };
     harness.ctx.on('tools/file-change', (event) => {
       const reporter = session.reporter;
       if (reporter !== undefined && reporter.owns(event.parentId ?? event.callId)) reporter.fileChange(event);
@@ -161,32 +164,30 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       authMethods: [],
     }))
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      const harness = await openHarness(params.cwd, params.mcpServers);
+      const opened = await openHarness(params.cwd, params.mcpServers);
       // Held, like a loaded session, until the connection closes: no other process appends meanwhile.
-      const writer = startSession({ dir: options.sessionDir });
+      let writer: SessionWriter;
+      try {
+        writer = opened.store.start({ lock: true });
+      } catch (error) {
+        await opened.harness.dispose();
+        throw error;
+      }
       const planning = options.plan === true;
-      sessions.set(writer.sessionId, attach(harness, writer, client, planning));
+      sessions.set(writer.sessionId, attach(opened, writer, client, planning));
       return { sessionId: writer.sessionId, modes: sessionModes(planning) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { sessionId } = params;
       if (sessions.has(sessionId)) throw acp.RequestError.invalidRequest({ sessionId }, `Session ${sessionId} is already open in this connection; send prompts to it.`);
-      // An exact id of this session directory: no prefix, no path (the editor names what it listed).
-      if (!listSessionFiles(options.sessionDir).some((f) => f.id === sessionId)) {
-        throw new acp.RequestError(
-          -32002,
-          `No session ${JSON.stringify(sessionId)} in ${options.sessionDir}: start one with session/new, or pick an id from \`ptc sessions list --session-dir ${options.sessionDir}\`.`,
-          { sessionId, code: 'CONFIG' },
-        );
-      }
-      let continued: ReturnType<typeof continueSession>;
+      const opened = await openHarness(params.cwd, params.mcpServers);
+      let continued: ContinuedSession;
       try {
-        continued = continueSession(options.sessionDir, sessionId);
+        continued = continueExact(opened.store, sessionId, options.sessionDir);
       } catch (error) {
-        if (error instanceof HarnessError) throw acp.RequestError.invalidRequest({ sessionId, code: error.code }, error.message);
+        await opened.harness.dispose();
         throw error;
       }
-      let harness: Harness;
       try {
         const start = continued.events.find((e) => e.type === 'session/start');
         if (start !== undefined && path.resolve(start.cwd) !== path.resolve(params.cwd)) {
@@ -195,13 +196,13 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
             `Session ${sessionId} works in ${start.cwd}, not ${params.cwd}; load it with that cwd, or start a new session here with session/new.`,
           );
         }
-        harness = await openHarness(params.cwd, params.mcpServers);
       } catch (error) {
         continued.writer.close();
+        await opened.harness.dispose();
         throw error;
       }
       const planning = options.plan === true || planModeOf(continued.events);
-      const session = attach(harness, continued.writer, client, planning);
+      const session = attach(opened, continued.writer, client, planning);
       session.history = continued.events;
       sessions.set(sessionId, session);
       // The whole history before the answer (the protocol's order), each update after the one before.
@@ -234,15 +235,16 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
         if (options.harness.watchPlugins === true) {
           for (const line of describeReload(await session.harness.reloadPlugins())) void update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `ptc: ${line}\n` } });
         }
-        const result = await runAgent({
+        const result = await loopOf(session.harness.ctx).run({
           scope: session.harness.ctx,
           cwd: session.harness.cwd,
           preset: session.harness.preset.name,
-          model,
+          model: session.model,
           task,
           sink: session.writer,
           sessionId: session.writer.sessionId,
           sessionDir: options.sessionDir,
+          sessions: session.store,
           signal: turn.signal,
           ...(session.history !== undefined ? { history: session.history } : {}),
           ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
@@ -252,7 +254,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
           onProgress: (event) => calls.report(event),
         });
         await calls.flushed();
-        session.history = readSession(session.writer.file).events;
+        session.history = session.store.read(session.writer.sessionId).events;
         switch (result.reason) {
           case 'completed':
             return { stopReason: 'end_turn' };
@@ -289,6 +291,33 @@ export function createAcpAgent(options: AcpAgentOptions): { app: acp.AgentApp; c
       );
     },
   };
+}
+
+/**
+ * Session `sessionId` of the store opened for a turn: an exact id (no prefix, no path: the editor names
+ * what it listed); a missing one is -32002, one that cannot be continued (in use, a subagent's) invalidRequest.
+ */
+function continueExact(store: SessionStore, sessionId: string, dir: string): ContinuedSession {
+  const missing = () =>
+    new acp.RequestError(
+      -32002,
+      `No session ${JSON.stringify(sessionId)} in ${dir}: start one with session/new, or pick an id from \`ptc sessions list --session-dir ${dir}\`.`,
+      { sessionId, code: 'CONFIG' },
+    );
+  if (sessionId.includes('/') || sessionId.includes(path.sep)) throw missing();
+  let found: string;
+  try {
+    found = store.read(sessionId).sessionId;
+  } catch {
+    throw missing();
+  }
+  if (found !== sessionId) throw missing();
+  try {
+    return store.continue(sessionId);
+  } catch (error) {
+    if (error instanceof HarnessError) throw acp.RequestError.invalidRequest({ sessionId, code: error.code }, error.message);
+    throw error;
+  }
 }
 
 /** session/request_permission for one approval request; a cancelled or failed ask is a deny. */

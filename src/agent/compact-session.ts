@@ -2,7 +2,8 @@
 // call. It prunes and summarises whatever the fill, logs the result like an automatic compaction,
 // and the next request of the session is rebuilt with it.
 
-import type { LanguageModel } from 'ai';
+import type { AiSdkModel } from '../llm/ai-sdk-client.js';
+import type { ModelClient } from '../llm/llm-service.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_COMPACT_THRESHOLD } from '../limits.js';
 import type { SessionEvent } from '../session/events.js';
@@ -16,8 +17,8 @@ export interface CompactSessionOptions {
   readonly events: readonly SessionEvent[];
   /** Where the compaction line is appended (the session's writer). */
   readonly sink: EventSink;
-  /** The model that writes the summary, with its `provider:id` label (for the window). */
-  readonly model: { readonly label: string; readonly model: LanguageModel };
+  /** The model that writes the summary (a client, or an AI SDK model with its `provider:id` label, for the window). */
+  readonly model: ModelClient | AiSdkModel;
   /** The window in tokens when the catalog does not know the model (`--context-window`). */
   readonly contextWindow?: number;
   /** What the summary should give most room to. */
@@ -54,7 +55,7 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
     trigger: 'manual',
     ...(options.focus !== undefined ? { focus: options.focus } : {}),
     spill: options.spill,
-    summarise: options.summarise ?? modelSummariser(options.model.model, options.signal),
+    summarise: options.summarise ?? modelSummariser(options.model, options.signal),
   });
   for (const event of outcome.events) options.sink.append(event);
   await options.sink.flush();

@@ -4,7 +4,7 @@
 // logged as a `context/compaction` line; `buildMessages` applies the line, so a resumed session
 // rebuilds exactly the request that was sent after it.
 
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import type { ModelMessage } from 'ai';
 import { todosFromSession } from '../builtin-tools/todo.js';
 import { pendingPlanOf } from '../plan-mode/plan-mode.js';
 import type { JsonValue } from '../json.js';
@@ -16,7 +16,8 @@ import {
   SUMMARY_KEEP_STEPS,
   ESTIMATE_CHARS_PER_TOKEN,
 } from '../limits.js';
-import { SDK_CALL_SETTINGS } from '../llm/index.js';
+import { modelClientOf, type AiSdkModel } from '../llm/ai-sdk-client.js';
+import type { ModelClient } from '../llm/llm-service.js';
 import type { PrunedResult, SessionEvent, SessionEventInput, Usage } from '../session/events.js';
 import type { SpillStore } from '../tools/spill.js';
 import { summaryMessageText, summaryRequestText, SUMMARY_SYSTEM_PROMPT } from './compaction-prompt.js';
@@ -238,17 +239,11 @@ export function capTranscript(text: string, maxChars: number): string {
 }
 
 /** A summariser over the session's own model: one call, no tools, no retry beyond the SDK's none. */
-export function modelSummariser(model: LanguageModel, signal?: AbortSignal): Summarise {
+export function modelSummariser(model: ModelClient | AiSdkModel, signal?: AbortSignal): Summarise {
+  const client = modelClientOf(model);
   return async (system, userText) => {
-    const result = await generateText({ model, system, messages: [{ role: 'user', content: userText }], ...SDK_CALL_SETTINGS, ...(signal ? { abortSignal: signal } : {}) });
-    const u = result.usage;
-    return {
-      text: result.text,
-      usage: {
-        ...(u.inputTokens !== undefined ? { inputTokens: u.inputTokens } : {}),
-        ...(u.outputTokens !== undefined ? { outputTokens: u.outputTokens } : {}),
-        ...(u.totalTokens !== undefined ? { totalTokens: u.totalTokens } : {}),
-      },
-    };
+    // No retry: a failed summary is logged and the session goes on uncompacted (docs/compaction.md).
+    const result = await client.call({ system, messages: [{ role: 'user', content: userText }], tools: [], ...(signal ? { signal } : {}) }, { retry: { maxRetries: 0 } });
+    return { text: result.text, usage: result.usage };
   };
 }

@@ -16,6 +16,7 @@ import { spillDirPath } from '../session/paths.js';
 import { createSpillStore, createTempSpillStore, type SpillStore } from '../tools/spill.js';
 import { budgetLeft, describeBudgetLeft, goalStateOf, type GoalSpec } from './goal-state.js';
 import { runAgent, type AgentRunOptions, type AgentRunResult, type EventSink } from './loop.js';
+import type { AgentLoop } from './loop-service.js';
 
 /** A new goal (`ptc run --goal`, the library option). */
 export interface GoalOptions {
@@ -37,6 +38,8 @@ export interface GoalRunOptions extends Omit<AgentRunOptions, 'task' | 'beforeMe
   readonly note?: string;
   /** Told as each round starts and as the goal ends. */
   readonly onGoalEvent?: (event: SessionEvent) => void;
+  /** Runs each round's turn: the harness's `loop` service (src/agent/loop-service.ts); default `runAgent`. */
+  readonly loop?: AgentLoop;
 }
 
 export type GoalOutcome = 'met' | 'abandoned' | 'aborted';
@@ -74,9 +77,13 @@ export async function runGoal(options: GoalRunOptions): Promise<GoalRunResult> {
     throw new ConfigError('A goal check command runs like bash and needs the harness settings: build the scope with createHarness.');
   }
   // One spill store for every round (runAgent's own temp store would go with each round's turn).
-  const temp = options.spill === undefined && options.sessionDir === undefined ? createTempSpillStore() : undefined;
+  const storeSpill = options.spill === undefined && options.sessions !== undefined ? options.sessions.spillDir?.(options.sessionId) : undefined;
+  const temp = options.spill === undefined && storeSpill === undefined && (options.sessions !== undefined || options.sessionDir === undefined) ? createTempSpillStore() : undefined;
   const spill: SpillStore =
-    options.spill ?? temp?.store ?? createSpillStore({ dir: spillDirPath(path.resolve(options.sessionDir!), options.sessionId) });
+    options.spill ??
+    temp?.store ??
+    createSpillStore({ dir: storeSpill ?? spillDirPath(path.resolve(options.sessionDir!), options.sessionId) });
+  const runTurn = options.loop !== undefined ? (o: AgentRunOptions) => options.loop!.run(o) : runAgent;
 
   let evidence: string | undefined;
   const unregister = options.scope.tools.register(createGoalDoneTool(spec.check, (claim) => void (evidence = claim)));
@@ -132,7 +139,7 @@ export async function runGoal(options: GoalRunOptions): Promise<GoalRunResult> {
             }, left.timeMs)
           : undefined;
       try {
-        last = await runAgent({
+        last = await runTurn({
           ...options,
           task: `${message}\n\nBudget left: ${describeBudgetLeft(left)}.`,
           sink,

@@ -5,14 +5,17 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import type { LanguageModel } from 'ai';
 import type { ApprovalEvent } from '../approvals/approvals.js';
 import type { Context } from '../context/context.js';
 import { ContextError, HarnessError } from '../errors.js';
 import type { JsonValue } from '../json.js';
-import { describeModelError, type ModelErrorContext, type RetryPolicy } from '../llm/index.js';
+import { modelClientOf, type AiSdkModel } from '../llm/ai-sdk-client.js';
+import type { ModelClient } from '../llm/llm-service.js';
+import { describeModelError } from '../llm/model-error.js';
+import type { RetryPolicy } from '../llm/retry.js';
 import type { SessionEndReason, SessionEvent, SessionEventInput, Usage } from '../session/events.js';
 import { spillDirPath } from '../session/paths.js';
+import type { SessionStore } from '../session/session-store.js';
 import { createSpillStore, createTempSpillStore, type SpillStore } from '../tools/spill.js';
 import type { ToolSchema } from '../tools/types.js';
 import { assemblePrompt, renderSystemPrompt } from './prompt.js';
@@ -51,8 +54,11 @@ export interface AgentRunOptions {
   readonly scope: Context;
   readonly cwd: string;
   readonly preset: string;
-  /** The model, with what error messages should name (its key variable and endpoint). */
-  readonly model: { readonly label: string; readonly model: LanguageModel } & ModelErrorContext;
+  /**
+   * The model: a client (the `llm` service's `open`, src/llm/llm-service.ts), or an AI SDK language
+   * model with its `provider:id` label and what error messages should name (a `ResolvedModel`).
+   */
+  readonly model: ModelClient | AiSdkModel;
   readonly task: string;
   readonly sink: EventSink;
   readonly sessionId: string;
@@ -72,6 +78,11 @@ export interface AgentRunOptions {
   readonly onApproval?: (event: ApprovalEvent) => void;
   /** The session directory: subagents started by `task` log there (docs/subagents.md); without it `task` fails. */
   readonly sessionDir?: string;
+  /**
+   * The session store the run's log came from (the `sessions` service's `open`): subagents log into
+   * it and over-long results spill where it says. Default: the JSONL files of `sessionDir`.
+   */
+  readonly sessions?: SessionStore;
   /**
    * Where results over MAX_TOOL_RESULT_CHARS are written whole (docs/sessions.md, "Spill"); default
    * `<sessionDir>/<sessionId>.spill`, or a temp directory removed when the run ends.
@@ -126,6 +137,7 @@ export const DEFAULT_MAX_STEPS = 50;
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   const { scope, sink } = options;
   const tools = scope.tools;
+  const client = modelClientOf(options.model);
   // Results over the limit are written whole here; without a session directory, to a temp directory
   // removed when the run ends (docs/sessions.md, "Spill").
   const spill = openSpill(options);
@@ -258,7 +270,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
           threshold,
           trigger: 'auto',
           spill: spill.store,
-          summarise: modelSummariser(options.model.model, options.signal),
+          summarise: modelSummariser(client, options.signal),
         });
         for (const event of outcome.events) {
           record(event);
@@ -298,7 +310,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       options.onProgress?.({ kind: 'context', step, estimatedTokens: meter.tokens, ...(window !== undefined ? { window } : {}) });
       const request = buildRequest(events, step);
 
-      const response = await callModel(options, request.system, request.messages, assembly.tools);
+      const response = await callModel(options, client, request.system, request.messages, assembly.tools);
       if (options.signal?.aborted) return await finish('aborted');
       text = response.text;
       usage.inputTokens += response.usage.inputTokens ?? 0;
@@ -327,7 +339,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       await finish('error', error.message);
       throw error;
     }
-    const described = describeModelError(error, options.model);
+    const described = client.describeError?.(error) ?? describeModelError(error, client);
     record({ type: 'llm/error', step: steps, message: described.message, ...(described.status !== undefined ? { status: described.status } : {}) });
     return await finish('error', described.message);
   }
@@ -336,6 +348,10 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 /** The run's spill store: the session's directory, or a temp one the run removes (library use without a session directory). */
 function openSpill(options: AgentRunOptions): { store: SpillStore; remove?: () => void } {
   if (options.spill) return { store: options.spill };
+  if (options.sessions !== undefined) {
+    const dir = options.sessions.spillDir?.(options.sessionId);
+    return dir !== undefined ? { store: createSpillStore({ dir }) } : createTempSpillStore();
+  }
   if (options.sessionDir !== undefined) return { store: createSpillStore({ dir: spillDirPath(path.resolve(options.sessionDir), options.sessionId) }) };
   return createTempSpillStore();
 }

@@ -6,10 +6,11 @@
 import type { Disposer } from '../context/context.js';
 import { ConfigError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
+import type { RowKinds } from '../presets/row-kind.js';
 import { SUBAGENT_MAX_STEPS } from '../limits.js';
 import type { HarnessSettings } from '../presets/harness-settings.js';
 import { DEFAULT_PRESET } from '../presets/presets.js';
-import { createSessionWriter } from '../session/writer.js';
+import { jsonlSessionStore } from '../session/jsonl-store.js';
 import type { AgentService, SubagentOutcome, SubagentRequest } from '../builtin-tools/task.js';
 import type { AgentRunOptions, AgentRunResult } from './loop.js';
 
@@ -42,21 +43,25 @@ export async function provideAgentService(options: AgentRunOptions, ownsCall: (i
 
 async function runSubagent(parent: AgentRunOptions, request: SubagentRequest, run: RunAgent): Promise<SubagentOutcome> {
   const settings = parent.scope.get('harness');
-  if (parent.sessionDir === undefined || settings === undefined) {
+  const store = parent.sessions ?? (parent.sessionDir !== undefined ? jsonlSessionStore(parent.sessionDir) : undefined);
+  if (store === undefined || settings === undefined) {
     throw new ToolFailedError(
       'task needs the running agent to be built by createHarness and to know its session directory: pass sessionDir to runAgent (ptc run does).',
     );
   }
-  const harness = await openChildHarness(settings, request.preset);
+  const harness = await openChildHarness(settings, request.preset, parent.scope.get('rowKinds'));
   // The parent's approvals hold in the child (docs/approvals.md, "Subagents"): approving a task call
   // approves starting the subagent, not what it then writes.
   const removeApprovals = parent.scope.get('approvals')?.installOn(harness.ctx);
   try {
-    const writer = createSessionWriter({ dir: parent.sessionDir });
+    const writer = store.start();
     try {
       let result: AgentRunResult;
       try {
-        result = await run({
+        // The child's own `loop` service runs it (its preset may replace the loop); else the parent's.
+        const childLoop = harness.ctx.get('loop');
+        const runChild: RunAgent = childLoop !== undefined ? (o) => childLoop.run(o) : run;
+        result = await runChild({
           scope: harness.ctx,
           cwd: parent.cwd,
           preset: harness.preset.name,
@@ -64,7 +69,8 @@ async function runSubagent(parent: AgentRunOptions, request: SubagentRequest, ru
           task: request.prompt,
           sink: writer,
           sessionId: writer.sessionId,
-          sessionDir: parent.sessionDir,
+          ...(parent.sessionDir !== undefined ? { sessionDir: parent.sessionDir } : {}),
+          sessions: store,
           parent: { sessionId: parent.sessionId, toolCallId: request.toolCallId },
           depth: (parent.depth ?? 0) + 1,
           maxSteps: parent.subagentMaxSteps ?? SUBAGENT_MAX_STEPS,
@@ -101,10 +107,12 @@ async function runSubagent(parent: AgentRunOptions, request: SubagentRequest, ru
 }
 
 /** The child's harness: its own preset, on the parent's workspace, policy, sandbox mode and limits. */
-async function openChildHarness(settings: HarnessSettings, preset: string | undefined): Promise<Harness> {
+async function openChildHarness(settings: HarnessSettings, preset: string | undefined, rowKinds: RowKinds | undefined): Promise<Harness> {
   const { policy } = settings;
   try {
     return await createHarness({
+      // The parent's row kinds (the agent's `loop` among them), so the child's preset names the same rows.
+      ...(rowKinds !== undefined ? { rowKinds } : {}),
       cwd: settings.cwd,
       preset: preset ?? DEFAULT_PRESET,
       sandbox: settings.sandbox,

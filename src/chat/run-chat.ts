@@ -5,52 +5,37 @@
 // Ctrl-C (or one at the prompt) exits with 130. Later turns continue the same log
 // (docs/sessions.md); approvals default to `writes` (docs/approvals.md).
 
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
-import { runGoal, type GoalRunResult } from '../agent/goal.js';
-import { runAgent, type AgentRunOptions, type AgentRunResult } from '../agent/loop.js';
-import { progressLine } from '../agent/progress-text.js';
-import { allowedToolsOf, installApprovals, type ApprovalPolicy } from '../approvals/approvals.js';
-import { todoProgressText } from '../builtin-tools/todo.js';
-import { installPlanMode, planModeOf, type PlanModeBy } from '../plan-mode/plan-mode.js';
-import { reviewPlanInTerminal } from './plan-review-prompt.js';
+import type { GoalRunResult } from '../agent/goal.js';
+import type { AgentRunResult } from '../agent/loop.js';
+import { loopOf } from '../agent/loop-service.js';
+import type { ApprovalPolicy } from '../approvals/approvals.js';
+import { planModeOf, type PlanModeBy } from '../plan-mode/plan-mode.js';
 import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/commands.js';
-import { goalProgressLine } from '../cli/goal-output.js';
-import { ConfigError, HarnessError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
 import { describeReload } from '../presets/plugin-reload.js';
-import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import type { ModelClient } from '../llm/llm-service.js';
 import { KNOWN_MODELS } from '../llm/model-catalog.js';
 import { MAX_CHAT_SESSIONS_LISTED } from '../limits.js';
-import {
-  continueSession,
-  startSession,
-  ensureSessionDir,
-  findSession,
-  formatSessionList,
-  latestSessionIn,
-  listSessions,
-  readSession,
-  resolveSessionDir,
-  spillDirPath,
-  type SessionEvent,
-  type SessionWriter,
-} from '../session/index.js';
+import { formatSessionList, resolveSessionDir, type SessionEvent, type SessionWriter } from '../session/index.js';
+import type { SessionStore } from '../session/session-store.js';
 import { ruleText } from '../approvals/approval-rules.js';
 import { sgr } from '../terminal-text.js';
 import { listPresetsWithTrust } from '../trust/trusted-preset.js';
 import { createAnswerPrinter } from './answer-printer.js';
-import { askInTerminal, displayPath } from './approval-prompt.js';
 import { completeLine } from './completer.js';
-import { renderUnifiedDiff } from './diff-render.js';
 import { question } from './readline-question.js';
 import { SessionChanges } from './session-changes.js';
 import { parseLine, type ChatControl } from './slash-commands.js';
 import { statusLineText } from './status-line.js';
 import { UsageTally } from './usage-tally.js';
-import { createSpillStore } from '../tools/spill.js';
+import { createSpillStore, createTempSpillStore } from '../tools/spill.js';
+import { attachChat } from './chat-attach.js';
+import { lastRequestMeterOf, latestOtherSession, modelIdOf } from './chat-sessions.js';
+import { runChatTurn } from './chat-turn.js';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -87,29 +72,31 @@ interface OpenSession {
 /** Runs the conversation until EOF, `/exit` or an interrupt; resolves with the exit code. */
 export async function runChat(options: ChatOptions): Promise<number> {
   const cwd = checkWorkspace(options.cwd);
-  const modelOf = (spec: string | undefined): ResolvedModel =>
-    resolveModel({
+  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
+  // The model client, the session store and the loop are the harness's services (docs/architecture.md,
+  // "Services"); the store of the first harness keeps the conversation's sessions across /preset.
+  let harness: Harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
+  const modelOf = (spec: string | undefined): Promise<ModelClient> =>
+    harness.ctx.llm.open({
       ...(spec !== undefined ? { model: spec } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
       ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}),
       env: options.env,
     });
-  let model = modelOf(options.model);
-  const dir = resolveSessionDir({ ...(options.sessionDir !== undefined ? { sessionDir: options.sessionDir } : {}), env: options.env });
-  ensureSessionDir(dir);
+  let model: ModelClient;
+  let store: SessionStore;
   let session: OpenSession | undefined;
   /** Set by `/goal`: the loop runs it as the next turn. */
   let pendingGoal: string | undefined;
-  if (options.resume !== undefined || options.continueLatest === true) {
-    const continued = continueSession(dir, options.resume ?? latestSessionIn(dir, cwd));
-    session = { writer: continued.writer, history: continued.events };
-  }
-  let harness: Harness;
   try {
-    harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
+    model = await modelOf(options.model);
+    store = await harness.ctx.sessions.open(dir);
+    if (options.resume !== undefined || options.continueLatest === true) {
+      const continued = store.continue(options.resume ?? store.latest(cwd));
+      session = { writer: continued.writer, history: continued.events };
+    }
   } catch (error) {
-    // Releases the continued session's turn lock.
-    session?.writer.close();
+    await harness.dispose();
     throw error;
   }
 
@@ -164,42 +151,20 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const onSignal = () => interrupt();
   process.on('SIGINT', onSignal);
 
-  // What the chat hangs on the harness: approvals, the todo plan, the diffs of file changes. Rebuilt
-  // with the harness (`/preset`) and with the policy (`/approve`).
-  const attach = (h: Harness): (() => Promise<void>) => {
-    const removeApprovals = installApprovals(h.ctx, {
+  const attach = (h: Harness): (() => Promise<void>) =>
+    attachChat(h, {
+      rl,
+      errorOutput: options.errorOutput,
+      err,
+      cwd,
+      color,
       policy,
-      approver: (request, signal) => askInTerminal(rl, options.errorOutput, request, signal, { cwd, color }),
-      flagHint: '/approve never',
-      ...(session?.history !== undefined ? { allowedTools: allowedToolsOf(session.history) } : {}),
+      history: session?.history,
+      planning,
+      onPlanMode: (next) => void (planning = next),
+      changes,
+      pendingDiffs,
     });
-    const plan = installPlanMode(h.ctx, {
-      active: planning.active,
-      by: planning.by,
-      reviewer: (proposal, signal) => reviewPlanInTerminal(rl, options.errorOutput, proposal, signal),
-    });
-    const offPlanMode = h.ctx.on('plan/mode', (change) => {
-      planning = { active: change.active, by: change.by };
-      if (change.by === 'approval') err('plan approved: plan mode is off, the work starts\n');
-    });
-    const offTodo = h.ctx.on('tools/result', (event) => {
-      const plan = todoProgressText(event);
-      if (plan !== undefined) err(`${plan}\n`);
-    });
-    // A change is heard while its call runs; its diff is printed under the call's progress line.
-    const offChange = h.ctx.on('tools/file-change', (event) => {
-      changes.record(event);
-      const lines = renderUnifiedDiff(displayPath(cwd, event.path), event.oldText, event.newText, { color });
-      pendingDiffs.set(event.callId, [...(pendingDiffs.get(event.callId) ?? []), ...lines.map((l) => `${event.parentId !== undefined ? '        ' : '    '}${l}`)]);
-    });
-    return async () => {
-      await removeApprovals();
-      await offPlanMode();
-      await plan.dispose();
-      await offTodo();
-      await offChange();
-    };
-  };
   let detach = attach(harness);
 
   const closeSession = () => {
@@ -230,8 +195,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     },
     modelLabel: () => model.label,
     modelCandidates: () => (options.baseUrl !== undefined ? KNOWN_MODELS.map((m) => m.slice(m.indexOf(':') + 1)) : KNOWN_MODELS),
-    switchModel: (spec) => {
-      model = modelOf(spec);
+    switchModel: async (spec) => {
+      model = await modelOf(spec);
     },
     approvalPolicy: () => policy,
     approvalRules: () => {
@@ -251,10 +216,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
     },
     sessionId: () => session?.writer.sessionId,
     sessionList: () => {
-      const mine = listSessions(dir)
+      const mine = store
+        .list()
         .filter((s) => s.cwd === cwd && s.parentSessionId === undefined)
         .slice(0, MAX_CHAT_SESSIONS_LISTED);
-      if (mine.length === 0) return [`No sessions of ${cwd} in ${dir} yet.`];
+      if (mine.length === 0) return [`No sessions of ${cwd} in ${store.location} yet.`];
       const open = session?.writer.sessionId;
       return [...formatSessionList(mine).trimEnd().split('\n'), ...(open !== undefined ? [`open now: ${open}`] : []), '/resume ID continues one.'];
     },
@@ -275,9 +241,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
         model,
         ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
         ...(focus !== '' ? { focus } : {}),
-        spill: createSpillStore({ dir: spillDirPath(path.resolve(dir), open.writer.sessionId) }),
+        spill: spillOf(store, open.writer.sessionId),
       });
-      open.history = readSession(open.writer.file).events;
+      open.history = store.read(open.writer.sessionId).events;
       const applied = result.events.find((e) => e.type === 'context/compaction');
       const lines: string[] = [];
       if (applied?.type === 'context/compaction') {
@@ -291,11 +257,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
     },
     resumeSession: async (idOrPrefix) => {
       const open = session;
-      const target = idOrPrefix ?? latestOtherSession(dir, cwd, open?.writer.sessionId);
-      if (open !== undefined && findSession(dir, target) === open.writer.file) {
+      const target = idOrPrefix ?? latestOtherSession(store, cwd, open?.writer.sessionId);
+      if (open !== undefined && store.read(target).sessionId === open.writer.sessionId) {
         throw new ConfigError(`Session ${open.writer.sessionId} is the one open; /sessions lists the others.`);
       }
-      const continued = continueSession(dir, target);
+      const continued = store.continue(target);
       closeSession();
       session = { writer: continued.writer, history: continued.events };
       changes.clear();
@@ -333,7 +299,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       // A message is one turn; `/goal` runs rounds of turns until the goal is met or a budget runs out.
       const goal = pendingGoal;
       pendingGoal = undefined;
-      if (session === undefined) session = { writer: startSession({ dir }) };
+      if (session === undefined) session = { writer: store.start({ lock: true }) };
       // Edited plugin files are reloaded here, between turns (docs/plugin-reload.md).
       if (options.watchPlugins === true) for (const reload of describeReload(await harness.reloadPlugins())) err(`ptc: ${reload}\n`);
       const open = session;
@@ -344,48 +310,29 @@ export async function runChat(options: ChatOptions): Promise<number> {
       let result: AgentRunResult;
       let goalResult: GoalRunResult | undefined;
       try {
-        const turnOptions: Omit<AgentRunOptions, 'task'> = {
-          scope: harness.ctx,
-          cwd,
-          preset: harness.preset.name,
-          model: turnModel,
-          sink: open.writer,
-          sessionId: open.writer.sessionId,
-          sessionDir: dir,
-          signal: turn.signal,
-          ...(open.history !== undefined ? { history: open.history } : {}),
-          ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-          ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
-          ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}),
-          onText: (delta) => printer.text(delta),
-          onProgress: (event) => {
-            const text = progressLine(event);
-            if (text === undefined) return;
-            printer.end();
-            err(`${text}\n`);
-            if (event.kind === 'sub-call-end' || event.kind === 'tool-end') printDiffs(event.id);
+        ({ result, goalResult } = await runChatTurn({
+          options: {
+            scope: harness.ctx,
+            cwd,
+            preset: harness.preset.name,
+            model: turnModel,
+            sink: open.writer,
+            sessionId: open.writer.sessionId,
+            sessionDir: dir,
+            sessions: store,
+            signal: turn.signal,
+            ...(open.history !== undefined ? { history: open.history } : {}),
+            ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+            ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+            ...(options.compactThreshold !== undefined ? { compactThreshold: options.compactThreshold } : {}),
           },
-          onRetry: (r) => err(`retrying in ${r.delayMs} ms: ${r.message}\n`),
-        };
-        if (goal !== undefined) {
-          goalResult = await runGoal({
-            ...turnOptions,
-            goal: { objective: goal },
-            onGoalEvent: (event) => {
-              printer.end();
-              err(`${goalProgressLine(event)}\n`);
-            },
-          });
-          // No round ran (stopped before the first): an aborted turn with nothing in it.
-          result = goalResult.last ?? { reason: 'aborted', text: '', steps: 0, usage: goalResult.usage };
-        } else {
-          result = await runAgent({ ...turnOptions, task: parsed.kind === 'message' ? parsed.text : '' });
-        }
-      } catch (error) {
-        // A request that cannot fit the window ends the turn (logged), not the conversation: the
-        // person can /compact, /clear or switch to a model with a larger window (docs/compaction.md).
-        if (!(error instanceof HarnessError) || error.code !== 'CONTEXT') throw error;
-        result = { reason: 'error', text: '', steps: 0, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, error: `${error.message} In this chat: /compact, or /clear for a new session.` };
+          loop: loopOf(harness.ctx),
+          task: parsed.kind === 'message' ? parsed.text : '',
+          ...(goal !== undefined ? { goal } : {}),
+          printer,
+          err,
+          printDiffs,
+        }));
       } finally {
         turn = undefined;
         printer.end();
@@ -395,15 +342,15 @@ export async function runChat(options: ChatOptions): Promise<number> {
       else if (result.reason === 'aborted') err('(step stopped)\n');
       else if (result.reason === 'error') err(`ptc: ${result.error ?? 'the model request failed'}\n`);
       // The next turn's history is the log as written: what `sessions show --request` would rebuild.
-      open.history = readSession(open.writer.file).events;
-      tally.add(turnModel.label, turnModel.modelId, goalResult?.usage ?? result.usage);
+      open.history = store.read(open.writer.sessionId).events;
+      tally.add(turnModel.label, modelIdOf(turnModel.label), goalResult?.usage ?? result.usage);
       if (goalResult !== undefined && goalResult.outcome === 'aborted') err('(goal stopped; /goal again starts a new one, ptc run --continue goes on with this one)\n');
       meter = lastRequestMeterOf(open.history) ?? meter;
       const total = tally.total();
       const status = statusLineText({
         preset: harness.preset.name,
         modelLabel: model.label,
-        modelId: model.modelId,
+        modelId: modelIdOf(model.label),
         inputTokens: total.inputTokens,
         outputTokens: total.outputTokens,
         cost: total.cost,
@@ -423,34 +370,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
   return exitCode ?? 0;
 }
 
-/** Prompt plus answer tokens of the last model response in `events`, when its usage was reported. */
-/**
- * The meter of the latest request (docs/compaction.md): the provider's prompt-plus-answer count when
- * it reported one, else the estimate logged with the request; with the window it was measured against.
- */
-function lastRequestMeterOf(events: readonly SessionEvent[]): { tokens: number; window?: number } | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i]!;
-    if (event.type !== 'llm/request') continue;
-    const response = events.slice(i + 1).find((e) => e.type === 'llm/response' && e.step === event.step);
-    const usage = response?.type === 'llm/response' ? response.usage : undefined;
-    const tokens = usage?.inputTokens !== undefined ? usage.inputTokens + (usage.outputTokens ?? 0) : event.context?.estimatedTokens;
-    if (tokens === undefined) return undefined;
-    return { tokens, ...(event.context?.window !== undefined ? { window: event.context.window } : {}) };
-  }
-  return undefined;
-}
-
-/** The newest top-level session of `cwd` other than `open`; CONFIG when there is none. */
-function latestOtherSession(dir: string, cwd: string, open: string | undefined): string {
-  const candidates = listSessions(dir).filter((s) => s.cwd === cwd && s.parentSessionId === undefined && s.id !== open);
-  const at = (s: (typeof candidates)[number]): number => Date.parse(s.lastEventAt ?? s.startedAt ?? '') || 0;
-  candidates.sort((a, b) => at(b) - at(a));
-  const latest = candidates[0];
-  if (latest === undefined) throw new ConfigError(`No other session of ${cwd} in ${dir}; /sessions lists them, /resume ID continues one.`);
-  return latest.id;
-}
-
 function isTty(stream: Readable | Writable): boolean {
   return (stream as { isTTY?: boolean }).isTTY === true;
 }
@@ -458,4 +377,10 @@ function isTty(stream: Readable | Writable): boolean {
 function columnsOf(stream: Writable): number {
   const columns = (stream as { columns?: number }).columns;
   return typeof columns === 'number' && columns > 0 ? columns : 80;
+}
+
+/** Where /compact spills results that were never spilled: the store's place for the session, else a temp directory. */
+function spillOf(store: SessionStore, sessionId: string) {
+  const dir = store.spillDir?.(sessionId);
+  return dir !== undefined ? createSpillStore({ dir }) : createTempSpillStore().store;
 }

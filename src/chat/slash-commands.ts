@@ -30,7 +30,7 @@ export interface ChatControl {
   /** Names `/model` completes: the catalog's `provider:id`s, or its bare ids with --base-url. */
   modelCandidates(): readonly string[];
   /** Resolves `spec` for the next turn; throws (ConfigError) when it cannot. */
-  switchModel(spec: string): void;
+  switchModel(spec: string): void | Promise<void>;
   approvalPolicy(): ApprovalPolicy;
   /** The saved approval rules in force (docs/config.md), one line each, deny first; empty when none. */
   approvalRules(): string[];
@@ -78,7 +78,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     argumentsOf: (control) => control.modelCandidates(),
     run: async (args, control) => {
       if (args === '') return control.print([`model ${control.modelLabel()}`]);
-      control.switchModel(args);
+      await control.switchModel(args);
       control.print([`model ${control.modelLabel()} from the next message on`]);
     },
   },

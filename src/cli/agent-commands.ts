@@ -1,24 +1,22 @@
 // `ptc run` and `ptc sessions`: the agent against a real model provider, and reading its logs.
 
 import { ConfigError, HarnessError } from '../errors.js';
-import { runAgent, type AgentProgress } from '../agent/loop.js';
+import type { AgentProgress, AgentRunResult } from '../agent/loop.js';
+import { loopOf } from '../agent/loop-service.js';
+import type { ModelClient } from '../llm/llm-service.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { ContinuedSession } from '../session/continue-session.js';
 import { buildRequest } from '../agent/request.js';
 import { progressLine } from '../agent/progress-text.js';
 import { createHarness } from '../harness.js';
 import { todoProgressText } from '../builtin-tools/todo.js';
-import { resolveModel } from '../llm/index.js';
 import { installApprovals, type ApprovalPolicy } from '../approvals/approvals.js';
 import { installPlanMode, planModeOf } from '../plan-mode/plan-mode.js';
 import {
-  continueSession,
-  createSessionWriter,
-  latestSessionIn,
-  ensureSessionDir,
   findSession,
   formatSession,
   formatSessionList,
   listSessions,
-  newSessionId,
   readSession,
   resolveSessionDir,
 } from '../session/index.js';
@@ -63,33 +61,38 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
   const resuming = options.resume !== undefined || options.continueLatest === true;
   if (options.task.trim() === '' && options.goal === undefined && !resuming) throw new ConfigError('ptc run needs a task: ptc run "what to do" (or a goal: --goal "<objective>").');
   const cwd = checkWorkspace(options.cwd);
-  const model = resolveModel({
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}),
-    env: options.env,
-  });
-  const dir = sessionDirOf(options);
-  ensureSessionDir(dir);
   if (options.resume !== undefined && options.continueLatest === true) throw new ConfigError('Give either --resume <id> or --continue, not both.');
-  const continued =
-    options.resume !== undefined || options.continueLatest === true ? continueSession(dir, options.resume ?? latestSessionIn(dir, cwd)) : undefined;
-  // A continued session with an open goal goes on with it (docs/goals.md, "Resuming").
-  const goalMode = options.goal !== undefined || (continued !== undefined && goalStateOf(continued.events)?.open === true);
-  let harness: Awaited<ReturnType<typeof createHarness>>;
+  // The model client, the session store and the loop are the harness's services (docs/architecture.md, "Services").
+  const harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
+  let model: ModelClient;
+  let store: SessionStore;
+  let continued: ContinuedSession | undefined;
+  let goalMode: boolean;
   try {
+    model = await harness.ctx.llm.open({
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.apiKeyEnv !== undefined ? { apiKeyVar: options.apiKeyEnv } : {}),
+      env: options.env,
+    });
+    store = await harness.ctx.sessions.open(sessionDirOf(options));
+    continued = resuming ? store.continue(options.resume ?? store.latest(cwd)) : undefined;
+    // A continued session with an open goal goes on with it (docs/goals.md, "Resuming").
+    goalMode = options.goal !== undefined || (continued !== undefined && goalStateOf(continued.events)?.open === true);
     if (!goalMode && options.task.trim() === '') throw new ConfigError('ptc run --continue needs a task (the session has no open goal): ptc run --continue "what to do next".');
-    harness = await createHarness(harnessOptionsOf({ ...options, cwd }));
   } catch (error) {
     continued?.writer.close();
+    await harness.dispose();
     throw error;
   }
-  const writer = continued?.writer ?? createSessionWriter({ dir, sessionId: newSessionId() });
+  const dir = store.location;
+  const writer = continued?.writer ?? store.start();
   const removeApprovals =
     options.approve !== undefined && options.approve !== 'never' ? installApprovals(harness.ctx, { policy: options.approve, flagHint: '--approve never' }) : undefined;
   // Plan mode (docs/plan-mode.md): no one can review a plan here, so a proposal is recorded and the turn ends.
   const planMode = installPlanMode(harness.ctx, { active: options.plan === true || (continued !== undefined && planModeOf(continued.events)) });
   const progress = options.writeProgress;
+  const loop = loopOf(harness.ctx);
   // The agent's plan, shown whenever a todo call (native or from a program) is accepted.
   if (progress) {
     harness.ctx.on('tools/result', (event) => {
@@ -107,6 +110,7 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
       sink: writer,
       sessionId: writer.sessionId,
       sessionDir: dir,
+      sessions: store,
       ...(continued !== undefined ? { history: continued.events } : {}),
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
       ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
@@ -126,15 +130,16 @@ export async function runRunCommand(options: RunOptions): Promise<CommandOutput>
     if (goalMode) {
       const outcome = await runGoal({
         ...agentOptions,
+        loop,
         ...(options.goal !== undefined ? { goal: options.goal } : {}),
         note: options.task,
         ...(progress ? { onGoalEvent: (e: SessionEvent) => progress(goalProgressLine(e)) } : {}),
       });
       return goalOutput(outcome, writer, options.json === true);
     }
-    let result: Awaited<ReturnType<typeof runAgent>>;
+    let result: AgentRunResult;
     try {
-      result = await runAgent(agentOptions);
+      result = await loop.run(agentOptions);
     } catch (error) {
       // The request would not fit the window (docs/compaction.md, "When it fails"): the log is closed;
       // --json still gets its summary, with the code.

@@ -19,6 +19,7 @@ import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
 import type { Context } from '../context/context.js';
 import { rowKindOf } from '../presets/row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
+import { AGENT_ROWS } from '../agent/agent-rows.js';
 import { blockOutputCache } from './output-cache-guard.js';
 import type { Speculation } from './exec-speculation.js';
 
@@ -105,6 +106,8 @@ export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, '
   ];
   return {
     cwd: checkWorkspace(cwd),
+    // The agent's row kinds: a preset's `loop` row is the real loop (src/agent/agent-rows.ts).
+    rowKinds: AGENT_ROWS,
     ...(preset !== undefined ? { preset } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(sandbox !== undefined ? { sandbox } : {}),

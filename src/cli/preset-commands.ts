@@ -2,6 +2,7 @@
 
 import { createHarness } from '../harness.js';
 import { readPresetFile } from '../presets/preset-file.js';
+import type { ServiceProvider } from '../presets/service-rows.js';
 import { listPresetsWithTrust } from '../trust/trusted-preset.js';
 import { trustCommand, untrustedReason } from '../trust/workspace-trust.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
@@ -60,6 +61,8 @@ export async function runPresetsShow(options: PresetsShowOptions): Promise<Comma
       const plugin = r.plugin === r.name ? '' : ` (plugin ${r.plugin})`;
       return `  ${r.index}. ${r.name}${plugin}${config}  [${r.state}]  ${r.at}`;
     });
+    const width = Math.max(0, ...preset.services.map((service) => service.name.length));
+    const services = preset.services.map((service) => `  ${service.name.padEnd(width)}  ${providerText(service)}`);
     const presentation =
       preset.mode === 'ptc'
         ? `ptc: the model sees ${RUN_CODE_TOOL_NAME}; the tools below are its SDK`
@@ -73,9 +76,19 @@ export async function runPresetsShow(options: PresetsShowOptions): Promise<Comma
       '',
       `presentation: ${presentation}`,
       `tools: ${preset.tools.join(', ')}`,
+      '',
+      'services:',
+      ...services,
     ];
     return { stdout: `${text.join('\n')}\n`, exitCode: 0 };
   } finally {
     await harness.dispose();
   }
+}
+
+/** `row 6 \`llm\``, `row 9 \`loop\` (default)`, or `the harness` for its own services. */
+function providerText(service: ServiceProvider): string {
+  if (service.row === undefined) return service.provider === 'root' ? 'the harness' : `plugin ${service.provider}`;
+  const plugin = service.provider === service.row.name ? '' : ` (plugin ${service.provider})`;
+  return `row ${service.row.index} \`${service.row.name}\`${plugin}${service.row.default ? ' (default)' : ''}`;
 }

@@ -33,7 +33,8 @@ export interface LoadedPlugin {
 /** Every live plugin (in load order) and every provided service of a container. */
 export interface ContainerSnapshot {
   readonly plugins: readonly LoadedPlugin[];
-  readonly services: readonly { readonly name: string; readonly provider: string }[];
+  /** `provider` is the name of the plugin whose context provided it (`root` for the container's own); `context` that context. */
+  readonly services: readonly { readonly name: string; readonly provider: string; readonly context: Context }[];
 }
 
 /** Undoes an effect. May be async; disposers run in reverse order of registration. */
@@ -235,7 +236,7 @@ export class Context {
   inspect(): ContainerSnapshot {
     return {
       plugins: [...this.registry.forks].map((fork) => fork.describe()),
-      services: [...this.registry.services].map(([name, entry]) => ({ name, provider: entry.owner.name })),
+      services: [...this.registry.services].map(([name, entry]) => ({ name, provider: entry.owner.name, context: entry.owner })),
     };
   }
 

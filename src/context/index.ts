@@ -14,3 +14,4 @@ export {
   type ServiceName,
   type Services,
 } from './context.js';
+export { loggerOf, stderrLogger, type Logger, type LogLevel } from './logger.js';

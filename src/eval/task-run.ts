@@ -5,11 +5,13 @@
 
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { runAgent } from '../agent/loop.js';
-import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import { loopOf } from '../agent/loop-service.js';
+import { modelClientOf } from '../llm/ai-sdk-client.js';
+import type { ResolvedModel } from '../llm/index.js';
+import type { ModelClient } from '../llm/llm-service.js';
 import { createNodeRuntime } from '../languages/typescript/runtime/index.js';
 import type { SandboxMode } from '../ptc-runtime/types.js';
-import { createSessionWriter, readSession } from '../session/index.js';
+import type { SessionWriter } from '../session/writer.js';
 import { checkAnswer, extractAnswer } from './m3tooleval/check-answer.js';
 import { toolsForTask } from './m3tooleval/plugin.js';
 import { pyStr } from './m3tooleval/py-value.js';
@@ -69,31 +71,36 @@ async function runTask(task: M3Task, preset: Presentation, ctx: RunContext): Pro
     ...(preset === 'ptc' && ctx.runtime ? { runtime: ctx.runtime } : {}),
   });
   let replayId: string | undefined;
-  const writer = createSessionWriter({ dir: path.join(ctx.dir, 'sessions') });
+  let writer: SessionWriter | undefined;
   try {
-    let resolved: ResolvedModel;
+    // The session store, the loop and (in replay) the model client are the harness's services (docs/architecture.md, "Services").
+    const store = await harness.ctx.sessions.open(path.join(ctx.dir, 'sessions'));
+    writer = store.start();
+    let client: ModelClient;
     if (ctx.replay) {
       const program = referenceProgram(task);
       const stringTools = new Set(toolsForTask(task).filter((t) => isStringSchema(t.outputSchema)).map((t) => t.name));
       replayId = ctx.replay.add(preset === 'ptc' ? ptcScript(program) : standardScript(program, stringTools));
-      resolved = resolveModel({ baseUrl: ctx.replay.baseUrl, model: replayId, env: {} });
+      client = await harness.ctx.llm.open({ baseUrl: ctx.replay.baseUrl, model: replayId, env: {} });
     } else {
-      resolved = ctx.live!;
+      // A live model is resolved once per process (the runner's fail-fast check, the worker's cache).
+      client = modelClientOf(ctx.live!);
     }
-    const tap = tapUsage(resolved.model);
-    const result = await runAgent({
+    const tap = tapUsage(client);
+    const result = await loopOf(harness.ctx).run({
       scope: harness.ctx,
       cwd: ctx.cwd,
       preset: harness.preset.name,
-      model: { ...resolved, model: tap.model },
+      model: tap.model,
       task: taskPrompt(task),
       sink: writer,
       sessionId: writer.sessionId,
+      sessions: store,
       maxSteps: ctx.maxSteps,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     writer.close();
-    const { events } = readSession(writer.file);
+    const { events } = store.read(writer.sessionId);
     let toolCalls = 0;
     let subCalls = 0;
     let toolResultTokens = 0;
@@ -123,7 +130,7 @@ async function runTask(task: M3Task, preset: Presentation, ctx: RunContext): Pro
       ...(result.error !== undefined ? { error: result.error } : {}),
     };
   } finally {
-    writer.close();
+    writer?.close();
     if (replayId) ctx.replay?.remove(replayId);
     await harness.dispose();
   }

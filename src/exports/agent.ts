@@ -11,3 +11,8 @@ export { runGoal, type GoalOptions, type GoalOutcome, type GoalRunOptions, type 
 export { budgetLeft, goalStateOf, parseDuration, type GoalSpec, type GoalState } from '../agent/goal-state.js';
 export type { SubagentParent } from '../agent/subagent.js';
 export { resolveModel, describeModelError, type ResolvedModel } from '../llm/index.js';
+export { defaultLoop, loopOf, type AgentLoop } from '../agent/loop-service.js';
+export { createAgentHarness } from '../agent/agent-harness.js';
+export { AGENT_ROWS } from '../agent/agent-rows.js';
+export { aiSdkLlm } from '../llm/llm-plugin.js';
+export type { LlmRequest, LlmResponse, LlmService, ModelCallHooks, ModelClient, ModelSettings, ModelToolCall } from '../llm/llm-service.js';

@@ -3,3 +3,6 @@
 
 export * from '../session/index.js';
 export { createSpillStore, createTempSpillStore, spillPreview, spillToolResult, type SpillRef, type SpillStore, type SpillStoreOptions, type SpillStream, type SpilledResult } from '../tools/index.js';
+export { jsonlSessionStore } from '../session/jsonl-store.js';
+export { jsonlSessions } from '../session/sessions-plugin.js';
+export type { SessionStore, SessionsService, StartSessionOptions } from '../session/session-store.js';

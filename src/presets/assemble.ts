@@ -9,7 +9,7 @@ import type { PresetRow } from './preset-file.js';
 import { rowKindOf, type RowKinds } from './row-kind.js';
 
 /** Which service a row waits for -> the row that provides it, for the "unavailable" hint. */
-const PROVIDERS: Readonly<Record<string, string>> = { ptcRuntime: 'node-runtime' };
+const PROVIDERS: Readonly<Record<string, string>> = { ptcRuntime: 'node-runtime', llm: 'llm', sessions: 'sessions', logger: 'logger', loop: 'loop' };
 
 export interface LoadedRow {
   readonly row: PresetRow;
@@ -38,6 +38,8 @@ export interface AssembleOptions {
   readonly packageBase?: (row: PresetRow) => PackageBase;
   /** Imports a plugin-file row (a version of it, docs/plugin-reload.md); default `loadPluginFile`. */
   readonly loadFile?: (row: PresetRow) => Promise<LoadedPluginModule>;
+  /** Runs after the last row and before the check for pending rows (the default service rows, service-rows.ts). */
+  readonly afterRows?: () => Promise<unknown>;
 }
 
 /** The rows assembled into a context, as they load (harness_inspect reads them). */
@@ -88,6 +90,7 @@ export async function assembleRows(ctx: Context, rows: readonly PresetRow[], opt
         }
       }
     }
+    await options.afterRows?.();
     for (const entry of loaded) {
       if (entry.handle.state !== 'pending') continue;
       const missing = entry.handle.missing();

@@ -8,6 +8,7 @@ import { defineTool } from '../tools/types.js';
 import { assembledRows } from './assemble.js';
 import type { HarnessSettings } from './harness-settings.js';
 import { firstLine } from './plugin-module.js';
+import { serviceProviders } from './service-rows.js';
 
 export interface HarnessInspectToolOptions {
   /** The context of the row that registered the tool: the harness's root is found above it. */
@@ -17,8 +18,8 @@ export interface HarnessInspectToolOptions {
 
 export const HARNESS_INSPECT_DESCRIPTION =
   'Describe the running harness: the preset rows with their state (active; pending with the services ' +
-  'it waits for; failed with the reason), other plugins loaded into it, the services and who provides ' +
-  'them, each scope\'s visible tools and presentation (native: the tools are sent as functions; ptc: ' +
+  'it waits for; failed with the reason), other plugins loaded into it, the services (the model client llm, ' +
+  'sessions, logger, loop, ptcRuntime, ...) and the row that provides each, each scope\'s visible tools and presentation (native: the tools are sent as functions; ptc: ' +
   'only run_code is sent and the tools are an SDK inside programs), the code runtime (language, ' +
   'isolation, sandbox mode, timeout bounds) and the workspace policy. Read-only.';
 
@@ -41,7 +42,18 @@ const inspectOutput = z.object({
   plugins: z
     .array(z.object({ name: z.string(), loadedBy: z.string().describe('The plugin (or root) that loaded it.'), ...stateFields }))
     .describe('Plugins in the container that are not preset rows: loaded by a row, or later by the program using the harness.'),
-  services: z.array(z.object({ name: z.string(), provider: z.string() })),
+  services: z
+    .array(
+      z.object({
+        name: z.string(),
+        provider: z.string().describe("The providing plugin's own name (root: the harness itself)."),
+        row: z
+          .object({ index: z.number(), name: z.string(), default: z.boolean().describe('Loaded because no row of the preset provides the service.') })
+          .optional()
+          .describe('The preset row that provides it; absent for the harness\'s own services and plugins loaded outside the rows.'),
+      }),
+    )
+    .describe('Every service (tools, harness, llm, sessions, logger, loop, ptcRuntime, approvals, ...) and who provides it.'),
   scopes: z
     .array(
       z.object({
@@ -131,7 +143,7 @@ export function inspectHarness(options: HarnessInspectToolOptions, current?: Con
     plugins: snapshot.plugins
       .filter(({ handle }) => !rowHandles.has(handle))
       .map(({ handle, loadedBy }) => ({ name: handle.name, loadedBy: loadedBy.name, ...stateOf(handle) })),
-    services: snapshot.services.map((s) => ({ name: s.name, provider: s.provider })),
+    services: serviceProviders(root, rows).map((s) => ({ name: s.name, provider: s.provider, ...(s.row !== undefined ? { row: { ...s.row } } : {}) })),
     scopes,
     runtime: runtime
       ? {

@@ -57,10 +57,29 @@ describe('harness_inspect', () => {
       // A ptc presentation without a runtime: loaded after assembly, it can only wait.
       harness.ctx.plugin(toolPresentationPlugin({ mode: 'ptc' }), { mode: 'ptc' });
       const seen = await call<HarnessInspection>(harness, 'harness_inspect', {});
-      expect(seen.preset.map((r) => `${r.index} ${r.name} ${r.state}`)).toEqual(['1 builtin-tools active', '2 skills active', '3 workflows active', '4 creator-tools active', '5 tool-presentation active']);
+      expect(seen.preset.map((r) => `${r.index} ${r.name} ${r.state}`)).toEqual([
+        '1 builtin-tools active',
+        '2 skills active',
+        '3 workflows active',
+        '4 creator-tools active',
+        '5 tool-presentation active',
+        '6 llm active',
+        '7 sessions active',
+        '8 logger active',
+        '9 loop active',
+      ]);
       expect(seen.preset[0]!.at).toMatch(/presets\/creator\.yml:3$/);
       expect(seen.plugins).toContainEqual({ name: 'tool-presentation', loadedBy: 'root', state: 'pending', waitsFor: ['ptcRuntime'] });
-      expect(seen.services).toEqual([{ name: 'tools', provider: 'root' }, { name: 'harness', provider: 'root' }, { name: 'rowKinds', provider: 'root' }, { name: 'workflows', provider: 'workflows' }]);
+      // The shipped table's `loop` row provides nothing: the real loop is the agent layer's (src/agent/agent-rows.ts).
+      expect(seen.services).toEqual([
+        { name: 'tools', provider: 'root' },
+        { name: 'harness', provider: 'root' },
+        { name: 'rowKinds', provider: 'root' },
+        { name: 'workflows', provider: 'workflows', row: { index: 3, name: 'workflows', default: false } },
+        { name: 'llm', provider: 'llm', row: { index: 6, name: 'llm', default: false } },
+        { name: 'sessions', provider: 'sessions', row: { index: 7, name: 'sessions', default: false } },
+        { name: 'logger', provider: 'logger', row: { index: 8, name: 'logger', default: false } },
+      ]);
       const rootScope = seen.scopes.find((s) => s.scope === 'root')!;
       expect(rootScope).toMatchObject({ mode: 'native', current: true });
       expect(rootScope.wire).toEqual(rootScope.tools);

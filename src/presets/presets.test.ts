@@ -131,7 +131,8 @@ describe('plugin rows', () => {
     const harness = await createHarness({ cwd: workspace, preset: 'ptc', env, plugins: [{ name: weather, at: '--plugin' }] });
     try {
       expect(harness.preset.tools).toEqual(['bash', 'edit', 'forecast', 'glob', 'grep', 'read', 'skill', 'task', 'todo', 'web_fetch', 'workflow_save', 'write']);
-      expect(harness.preset.rows.at(-1)).toMatchObject({ index: 6, plugin: 'weather', at: '--plugin' });
+      // After the ptc preset's nine rows (five of tools and presentation, four of services).
+      expect(harness.preset.rows.at(-1)).toMatchObject({ index: 10, plugin: 'weather', at: '--plugin' });
       const scope = await harness.ptcScope();
       const run = await harness.tools.execute('run_code', { code: "return await tools.forecast({ city: 'Rome' });", description: 't' }, { scope });
       expect(run.isError).toBe(false);

@@ -6,6 +6,7 @@ import type { PluginState } from '../context/context.js';
 import type { PresentationMode } from '../tools/tool-runtime.js';
 import type { PresetFile } from './preset-file.js';
 import type { PresetOrigin } from './resolve-preset.js';
+import type { ServiceProvider } from './service-rows.js';
 
 export const DEFAULT_PRESET = 'ptc';
 
@@ -39,4 +40,6 @@ export interface PresetDefinition {
   /** The visible tools after assembly, sorted by name. */
   readonly tools: readonly string[];
   readonly rows: readonly PresetRowState[];
+  /** Every service of the assembled container and the row that provides it (src/presets/service-rows.ts). */
+  readonly services: readonly ServiceProvider[];
 }

@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
+import { loggerOf } from '../context/logger.js';
 import { addReadRoots } from '../builtin-tools/read-roots.js';
 import { SECTION_ORDER } from '../system-prompt.js';
 import '../presets/harness-settings.js';
@@ -38,7 +39,7 @@ export const skillsPlugin: Plugin<SkillsRowConfig> = {
       trusted: settings.trustWorkspace === true ? true : () => settings.workspaceTrusted?.() ?? false,
       row: config,
     });
-    for (const warning of set.warnings) process.stderr.write(`ptc: warning: ${formatWarning(warning)}\n`);
+    for (const warning of set.warnings) loggerOf(ctx).log('warn', formatWarning(warning));
     const section = renderSkillsSection(set.skills);
     // Its schemas and example are checked by src/builtin-tools/contracts/contracts.test.ts, so listing
     // tools compiles nothing and loads no contract (docs/builtin-tools.md, "Start-up").

@@ -7,21 +7,24 @@
 
 import path from 'node:path';
 
-import { runAgent } from '../agent/loop.js';
-import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalPolicy, type Approver } from '../approvals/approvals.js';
+import { loopOf } from '../agent/loop-service.js';
+export type { PresetChoice } from './preset-choices.js';
+import { allowedToolsOf, installApprovals, type ApprovalAnswer, type ApprovalPolicy } from '../approvals/approvals.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { installPlanMode, planModeOf, type PlanReview } from '../plan-mode/plan-mode.js';
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
+import { AGENT_ROWS } from '../agent/agent-rows.js';
 import { describeReload, type ReloadReport } from '../presets/plugin-reload.js';
 import { createPluginVersions, type PluginVersions } from '../presets/plugin-versions.js';
 import { followLog, type FollowedLog } from './log-follower.js';
 import { createSpillStore } from '../tools/spill.js';
 import { resolveModel } from '../llm/index.js';
-import { readPresetFile } from '../presets/preset-file.js';
-import { listPresetsWithTrust } from '../trust/trusted-preset.js';
+import type { ModelClient, ModelSettings } from '../llm/llm-service.js';
+import type { SessionStore } from '../session/session-store.js';
+import { browserApprover, browserPlanReviewer } from './browser-answers.js';
+import { presetChoices, type PresetChoice } from './preset-choices.js';
 import {
   continueSession,
-  createSessionWriter,
   ensureSessionDir,
   findSession,
   listSessions,
@@ -78,12 +81,6 @@ export interface TurnRequest {
   readonly model?: string;
 }
 
-export interface PresetChoice {
-  readonly name: string;
-  readonly origin: string;
-  readonly description: string;
-}
-
 interface ActiveTurn {
   /** Every event of the log: the earlier turns' and this turn's so far. */
   readonly events: SessionEvent[];
@@ -119,17 +116,7 @@ export class SessionHub {
 
   /** The presets that resolve in the workspace (shadowed ones and an untrusted workspace's left out), with their descriptions. */
   presets(): PresetChoice[] {
-    return listPresetsWithTrust({ workspace: this.settings.harness.cwd, env: this.settings.env }, this.settings.harness.trustWorkspace ? { trustWorkspace: true } : {})
-      .presets.filter((p) => !p.shadowed && !p.untrusted)
-      .map((p) => {
-        let description: string;
-        try {
-          description = readPresetFile(p.file).description;
-        } catch (error) {
-          description = `(invalid: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`;
-        }
-        return { name: p.name, origin: p.origin, description };
-      });
+    return presetChoices(this.settings.harness.cwd, this.settings.env, this.settings.harness.trustWorkspace === true);
   }
 
   /** The model the flags name, as `session/start` will show it; the error when it cannot be used. */
@@ -151,18 +138,15 @@ export class SessionHub {
 
   /** Starts a new session with its first turn; resolves with its id once the log exists. */
   async start(request: TurnRequest): Promise<string> {
-    return this.begin(request, () => {
-      const writer = createSessionWriter({ dir: this.settings.sessionDir });
-      return { writer, history: undefined };
-    });
+    return this.begin(request, (store) => ({ writer: store.start(), history: undefined }));
   }
 
   /** A later turn of `sessionId` (continueSession: same log, history, continuing steps). */
   async continue(sessionId: string, request: TurnRequest): Promise<string> {
     if (this.isActive(sessionId)) throw new ConfigError(`Session ${sessionId} is running a turn; wait for it to end or stop it.`);
-    const file = this.sessionFile(sessionId);
-    return this.begin(request, () => {
-      const continued = continueSession(this.settings.sessionDir, file);
+    this.sessionFile(sessionId); // an exact id of the session directory
+    return this.begin(request, (store) => {
+      const continued = store.continue(sessionId);
       return { writer: continued.writer, history: continued.events };
     });
   }
@@ -274,14 +258,20 @@ export class SessionHub {
     return file;
   }
 
-  private resolve(model: string | undefined) {
+  /** The model settings of a turn: the page's choice, else `--model`. */
+  private modelSettings(model: string | undefined): ModelSettings {
     const wanted = model !== undefined && model.trim() !== '' ? model.trim() : this.settings.model;
-    return resolveModel({
+    return {
       ...(wanted !== undefined ? { model: wanted } : {}),
       ...(this.settings.baseUrl !== undefined ? { baseUrl: this.settings.baseUrl } : {}),
       ...(this.settings.apiKeyEnv !== undefined ? { apiKeyVar: this.settings.apiKeyEnv } : {}),
       env: this.settings.env,
-    });
+    };
+  }
+
+  /** The default AI SDK client (the page's model label and the Compact button, which run outside a turn's harness). */
+  private resolve(model: string | undefined) {
+    return resolveModel(this.modelSettings(model));
   }
 
   /**
@@ -290,7 +280,7 @@ export class SessionHub {
    */
   private async openHarness(preset: string): Promise<Harness> {
     const versions = this.versions;
-    const options = { ...this.settings.harness, preset, env: this.settings.env, ...(versions !== undefined ? { pluginVersions: versions } : {}) };
+    const options = { rowKinds: AGENT_ROWS, ...this.settings.harness, preset, env: this.settings.env, ...(versions !== undefined ? { pluginVersions: versions } : {}) };
     if (versions === undefined) return createHarness(options);
     const tell = (report: ReloadReport) => {
       const note = this.settings.onNote ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -318,16 +308,20 @@ export class SessionHub {
     return channel;
   }
 
-  private async begin(request: TurnRequest, open: () => { writer: SessionWriter; history: readonly SessionEvent[] | undefined }): Promise<string> {
+  private async begin(request: TurnRequest, open: (store: SessionStore) => { writer: SessionWriter; history: readonly SessionEvent[] | undefined }): Promise<string> {
     if (this.closed) throw new ConfigError('ptc ui is shutting down.');
     if (request.text.trim() === '') throw new ConfigError('Write a message first.');
-    const model = this.resolve(request.model);
     const preset = request.preset !== undefined && request.preset !== '' ? request.preset : this.settings.defaultPreset;
+    // The turn's model client, session store and loop are its harness's services (docs/architecture.md, "Services").
     const harness = await this.openHarness(preset);
+    let model: ModelClient;
+    let store: SessionStore;
     let writer: SessionWriter;
     let history: readonly SessionEvent[] | undefined;
     try {
-      ({ writer, history } = open());
+      model = await harness.ctx.llm.open(this.modelSettings(request.model));
+      store = await harness.ctx.sessions.open(this.settings.sessionDir);
+      ({ writer, history } = open(store));
     } catch (error) {
       await harness.dispose();
       throw error;
@@ -356,26 +350,7 @@ export class SessionHub {
       flush: () => writer.flush(),
     };
     // The person answers in the browser: the request card comes from the logged tool/approval event.
-    const approver: Approver = (approvalRequest, signal) =>
-      new Promise<ApprovalAnswer>((resolve, reject) => {
-        const settle = () => {
-          pending.delete(approvalRequest.id);
-          signal.removeEventListener('abort', onAbort);
-          controller.signal.removeEventListener('abort', onAbort);
-        };
-        const onAbort = () => {
-          settle();
-          reject(new Error('the turn was stopped'));
-        };
-        if (signal.aborted || controller.signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        // Until the pipeline passes each call's signal to hooks, the stop button ends the wait through the turn's.
-        controller.signal.addEventListener('abort', onAbort, { once: true });
-        pending.set(approvalRequest.id, (answer) => {
-          settle();
-          resolve(answer);
-        });
-      });
+    const approver = browserApprover(pending, controller.signal);
     // "Allow for the session" answers of earlier turns still hold (each turn installs approvals anew).
     const removeApprovals = installApprovals(harness.ctx, {
       policy: this.settings.approve,
@@ -388,27 +363,12 @@ export class SessionHub {
     const planMode = installPlanMode(harness.ctx, {
       active: request.plan ?? (history !== undefined ? planModeOf(history) : this.settings.plan === true),
       by: request.plan !== undefined ? 'user' : 'flag',
-      reviewer: (proposal, signal) =>
-        new Promise<PlanReview>((resolve, reject) => {
-          const onAbort = () => {
-            plans.delete(proposal.id);
-            reject(new Error('the turn was stopped'));
-          };
-          if (signal.aborted || controller.signal.aborted) return onAbort();
-          signal.addEventListener('abort', onAbort, { once: true });
-          controller.signal.addEventListener('abort', onAbort, { once: true });
-          plans.set(proposal.id, (review) => {
-            plans.delete(proposal.id);
-            signal.removeEventListener('abort', onAbort);
-            controller.signal.removeEventListener('abort', onAbort);
-            resolve(review);
-          });
-        }),
+      reviewer: browserPlanReviewer(plans, controller.signal),
     });
 
     const run = async (): Promise<void> => {
       try {
-        await runAgent({
+        await loopOf(harness.ctx).run({
           scope: harness.ctx,
           cwd: harness.cwd,
           preset: harness.preset.name,
@@ -417,6 +377,7 @@ export class SessionHub {
           sink,
           sessionId,
           sessionDir: this.settings.sessionDir,
+          sessions: store,
           signal: controller.signal,
           ...(this.settings.maxSteps !== undefined ? { maxSteps: this.settings.maxSteps } : {}),
           ...(this.settings.contextWindow !== undefined ? { contextWindow: this.settings.contextWindow } : {}),

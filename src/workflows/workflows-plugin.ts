@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
+import { loggerOf } from '../context/logger.js';
 import type { HarnessSettings } from '../presets/harness-settings.js';
 import '../presets/harness-settings.js';
 import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
@@ -55,8 +56,9 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
     const trusted = hasFolder && (settings.trustWorkspace === true || settings.workspaceTrusted?.() === true);
     if (hasFolder && !trusted) {
       const { trustCommand } = await import('../trust-command.js');
-      process.stderr.write(
-        `ptc: note: the workflows of workspace ${settings.cwd} (${WORKSPACE_WORKFLOWS_DIR}) are not loaded: it is not trusted (or changed since). Review and trust it with \`${trustCommand(settings.cwd)}\`.\n`,
+      loggerOf(ctx).log(
+        'note',
+        `the workflows of workspace ${settings.cwd} (${WORKSPACE_WORKFLOWS_DIR}) are not loaded: it is not trusted (or changed since). Review and trust it with \`${trustCommand(settings.cwd)}\`.`,
       );
     }
     if (config.save !== false) ctx.tools.register(vetSchemas(createWorkflowSaveTool(settings)));
@@ -92,7 +94,7 @@ export const workflowsPlugin: Plugin<WorkflowsRowConfig> = {
     ctx.provide('workflows', { report: () => report, workspaceRead: trusted });
     ctx.on('harness/assembled', () => {
       report = checkReferences(found, ctx.tools.schemas(ctx).map((t) => t.name));
-      for (const broken of report.broken) process.stderr.write(`ptc: warning: ${formatProblem(broken.problem)}\n`);
+      for (const broken of report.broken) loggerOf(ctx).log('warn', formatProblem(broken.problem));
       for (const workflow of report.workflows) ctx.tools.register(createWorkflowTool(workflow, toolOptions));
     });
   },

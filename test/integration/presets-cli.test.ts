@@ -155,7 +155,7 @@ describe('preset errors exit 2 with the row, file:line and the fix, never a stac
     ['a pending row', broken('pending.yml', ['  - name: builtin-tools', '    config: { tools: [read] }', '  - name: tool-presentation', '    config: { mode: ptc }']), 'pending.yml:5: row 2 `tool-presentation` is unavailable: waits for ptcRuntime; add a `node-runtime` row'],
     ['a YAML syntax error', broken('syntax.yml', ['  - name: [builtin-tools']), 'syntax.yml:4: YAML syntax error'],
     ['an unknown tool in builtin-tools', broken('tool.yml', ['  - name: builtin-tools', '    config: { tools: [read, teleport] }']), 'unknown built-in tool "teleport"; known: bash'],
-    ['a missing --plugin file', '--plugin', '--plugin: row 6 `./nope.ts`: plugin file'],
+    ['a missing --plugin file', '--plugin', '--plugin: row 10 `./nope.ts`: plugin file'],
     ['an unknown preset name', 'turbo', 'Unknown preset "turbo"; choose one of: weather, reader, standard, creator, minimal, ptc'],
   ])('%s', (_label, preset, message) => {
     const args = preset === '--plugin' ? ['tools', '--plugin', './nope.ts'] : ['tools', '--preset', preset];

@@ -5,6 +5,7 @@
 
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { AGENT_ROWS } from '../../agent/agent-rows.js';
 import { createHarness, type Harness } from '../../harness.js';
 import type { PtcRuntime, SandboxMode } from '../../ptc-runtime/types.js';
 import type { PresetFile, PresetRow } from '../../presets/preset-file.js';
@@ -67,6 +68,8 @@ export interface TaskHarnessOptions {
 /** Assembles the harness of one task run: fresh tools (and browser state) every time. */
 export async function createTaskHarness(task: M3Task, presentation: Presentation, options: TaskHarnessOptions): Promise<Harness> {
   const harness = await createHarness({
+    // The agent's row kinds, so the loop is the `loop` row's (src/agent/agent-rows.ts).
+    rowKinds: AGENT_ROWS,
     cwd: options.cwd,
     preset: presetOf(presentation),
     sandbox: options.sandbox ?? 'auto',
