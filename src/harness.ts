@@ -11,7 +11,7 @@ import type { PluginVersions } from './presets/plugin-versions.js';
 import type { RowKinds } from './presets/row-kind.js';
 import { loadDefaultServices, serviceProviders } from './presets/service-rows.js';
 import { SHIPPED_ROWS } from './presets/shipped-rows.js';
-import type { HarnessSettings } from './presets/harness-settings.js';
+import type { HarnessSettings } from './harness-settings.js';
 import { nodeRuntimePlugin } from './presets/node-runtime-plugin.js';
 import type { PresetFile, PresetRow } from './presets/preset-file.js';
 import { DEFAULT_PRESET, type LoadedPreset, type PresetDefinition } from './presets/presets.js';

@@ -10,7 +10,7 @@ import { createBashTool, renderBash } from '../builtin-tools/bash.js';
 import { createGoalDoneTool } from '../builtin-tools/goal-done.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_GOAL_MAX_ROUNDS, GOAL_CHECK_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, MIN_BASH_TIMEOUT_MS } from '../limits.js';
-import type { HarnessSettings } from '../presets/harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import type { GoalAbandonReason, GoalBudget, SessionEvent, SessionEventInput, Usage } from '../session/events.js';
 import { spillDirPath } from '../session/paths.js';
 import { createSpillStore, createTempSpillStore, type SpillStore } from '../tools/spill.js';

@@ -8,7 +8,7 @@ import { ConfigError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
 import type { RowKinds } from '../presets/row-kind.js';
 import { SUBAGENT_MAX_STEPS } from '../limits.js';
-import type { HarnessSettings } from '../presets/harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import { DEFAULT_PRESET } from '../presets/presets.js';
 import { jsonlSessionStore } from '../session/jsonl-store.js';
 import type { AgentService, SubagentOutcome, SubagentRequest } from '../builtin-tools/task.js';

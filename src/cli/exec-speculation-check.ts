@@ -9,7 +9,7 @@
 
 import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
 import type { Context } from '../context/context.js';
-import type { HarnessSettings } from '../presets/harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import { nodeRuntimePlugin } from '../presets/node-runtime-plugin.js';
 import { processRuntimeOptions } from '../presets/process-runtime-row.js';
 import { rowKindOf } from '../presets/row-kind.js';

@@ -5,7 +5,7 @@ export { DEFAULT_PRESET, type LoadedPreset, type PresetDefinition, type PresetRo
 export { loadPreset } from '../trust/trusted-preset.js';
 export { readPresetFile, parsePresetText, type PresetFile, type PresetRow } from '../presets/preset-file.js';
 export { resolvePreset, listPresets, type PresetLocation, type PresetOrigin, type PresetSearch } from '../presets/resolve-preset.js';
-export type { HarnessSettings } from '../presets/harness-settings.js';
+export type { HarnessSettings } from '../harness-settings.js';
 export { presetForLanguage } from '../presets/python-runtime-plugin.js';
 export { creatorToolsPlugin, type CreatorToolsConfig } from '../presets/creator-tools-plugin.js';
 export type { HarnessInspection } from '../presets/creator-inspect.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { builtinToolNames, BUILTIN_TOOL_CATALOG, isBuiltinToolName } from '../builtin-tools/catalog.js';
 import type { Plugin } from '../context/context.js';
 import { vetSchemas } from '../tools/vetted-schemas.js';
-import './harness-settings.js';
+import '../harness-settings.js';
 
 const builtinToolsConfig = z.strictObject({
   tools: z

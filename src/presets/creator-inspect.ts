@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Context, PluginHandle } from '../context/context.js';
 import { defineTool } from '../tools/types.js';
 import { assembledRows } from './assemble.js';
-import type { HarnessSettings } from './harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import { firstLine } from './plugin-module.js';
 import { serviceProviders } from './service-rows.js';
 

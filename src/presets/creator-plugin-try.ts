@@ -15,7 +15,7 @@ import { defineTool } from '../tools/types.js';
 import type { ToolExecContext, ToolSchema } from '../tools/types.js';
 import { assembleRows } from './assemble.js';
 import { rootOf } from './creator-inspect.js';
-import type { HarnessSettings } from './harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import { pluginGraph } from './plugin-graph.js';
 import { firstLine, loadPluginFile, PLUGIN_MODULE_EXTENSIONS } from './plugin-module.js';
 

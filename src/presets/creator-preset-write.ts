@@ -19,7 +19,7 @@ import { MAX_PRESET_FILE_BYTES } from '../limits.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import { defineTool } from '../tools/types.js';
 import { assembledRows, assembleRows, describeRow } from './assemble.js';
-import type { HarnessSettings } from './harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import { isModulePath, isPackageName, PLUGIN_MODULE_EXTENSIONS } from './plugin-module.js';
 import { parsePresetText, type PresetFile, type PresetRow } from './preset-file.js';
 import { listPresets } from './resolve-preset.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Plugin } from '../context/context.js';
 import { createNodeRuntime } from '../languages/typescript/runtime/index.js';
 import type { NodeRuntimeOptions } from '../languages/typescript/runtime/index.js';
-import './harness-settings.js';
+import '../harness-settings.js';
 import { processRuntimeOptions, processRuntimeRowFields } from './process-runtime-row.js';
 
 const nodeRuntimeConfig = z.strictObject(processRuntimeRowFields).default({});

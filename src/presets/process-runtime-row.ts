@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import type { ProcessRuntimeOptions } from '../ptc-runtime-process/options.js';
-import type { HarnessSettings } from './harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 
 /** The config fields both runtime rows take; a row adds its own beside them. */
 export const processRuntimeRowFields = {

@@ -9,7 +9,7 @@ import { createPythonRuntime, type PythonRuntimeOptions } from '../languages/pyt
 import { languagePackOr, languagePacks } from '../languages/table.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import type { PresetFile, PresetRow } from './preset-file.js';
-import './harness-settings.js';
+import '../harness-settings.js';
 import { processRuntimeOptions, processRuntimeRowFields } from './process-runtime-row.js';
 
 const pythonRuntimeConfig = z

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import type { Context, Plugin } from '../context/context.js';
 import { ptcPlugin, type PtcPluginConfig } from '../ptc/plugin.js';
 import type { PresentationMode } from '../tools/tool-runtime.js';
-import type { HarnessSettings } from './harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 
 const presentationConfig = z.strictObject({ mode: z.enum(['native', 'ptc']) });
 

@@ -8,7 +8,7 @@ import type { Plugin } from '../context/context.js';
 import { loggerOf } from '../context/logger.js';
 import { addReadRoots } from '../builtin-tools/read-roots.js';
 import { SECTION_ORDER } from '../system-prompt.js';
-import '../presets/harness-settings.js';
+import '../harness-settings.js';
 import { formatWarning } from './skill-file.js';
 import { createSkillTool } from './skill-tool.js';
 import { vetSchemas } from '../tools/vetted-schemas.js';

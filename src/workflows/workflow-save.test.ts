@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../context/context.js';
-import type { HarnessSettings } from '../presets/harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import { ToolRuntime } from '../tools/tool-runtime.js';
 import { schemasVetted } from '../tools/vetted-schemas.js';
 import { createWorkflowSaveTool, WORKFLOW_SAVE_TOOL_NAME } from './workflow-save.js';

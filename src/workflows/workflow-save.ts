@@ -14,7 +14,7 @@ import { createPathResolver } from '../builtin-tools/path-resolver.js';
 import { HarnessError, InvalidArgsError, PermissionDeniedError, ToolFailedError } from '../errors.js';
 import type { JsonSchema } from '../json.js';
 import { MAX_WORKFLOW_DESCRIPTION_CHARS, MAX_WORKFLOW_FILE_BYTES } from './limits.js';
-import type { HarnessSettings } from '../presets/harness-settings.js';
+import type { HarnessSettings } from '../harness-settings.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import { replaceFile } from '../replace-file.js';
 import { trustCommand } from '../trust-command.js';

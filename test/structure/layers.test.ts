@@ -20,12 +20,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * any more fails the test, so the list only shrinks.
  */
 const SERVICES_ALLOWLIST: readonly AllowedImport[] = [
-  // The `harness` service's interface (HarnessSettings) is declared in src/presets/: the features that
-  // inject it import it from there. Its declaration moves below the features with the other services.
-  { from: 'src/mcp/client/plugin.ts', to: 'src/presets/harness-settings.ts', reason: 'harness service interface' },
-  { from: 'src/skills/skills-plugin.ts', to: 'src/presets/harness-settings.ts', reason: 'harness service interface' },
-  { from: 'src/workflows/workflow-save.ts', to: 'src/presets/harness-settings.ts', reason: 'harness service interface' },
-  { from: 'src/workflows/workflows-plugin.ts', to: 'src/presets/harness-settings.ts', reason: 'harness service interface' },
   // The workflows row builds its code runtimes the way the runtime rows do; the code runtime as a
   // service (one that makes runtimes) replaces these.
   { from: 'src/workflows/workflows-plugin.ts', to: 'src/presets/process-runtime-row.ts', reason: 'code runtime service' },
@@ -42,7 +36,7 @@ const SERVICES_ALLOWLIST: readonly AllowedImport[] = [
   // Front-end wiring: src/chat/ <-> src/cli/. ptc chat runs the CLI's commands and prints its goal
   // output, and src/cli/chat.ts starts ptc chat.
   { from: 'src/chat/run-chat.ts', to: 'src/cli/commands.ts', reason: 'front-end wiring' },
-  { from: 'src/chat/run-chat.ts', to: 'src/cli/goal-output.ts', reason: 'front-end wiring' },
+  { from: 'src/chat/chat-turn.ts', to: 'src/cli/goal-output.ts', reason: 'front-end wiring' },
   { from: 'src/chat/slash-commands.ts', to: 'src/cli/skills-command.ts', reason: 'front-end wiring' },
 ];
 

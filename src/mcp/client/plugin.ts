@@ -5,7 +5,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Context, Disposer, Plugin } from '../../context/context.js';
 import { ConfigError } from '../../errors.js';
-import '../../presets/harness-settings.js';
+import '../../harness-settings.js';
 import { expandServerConfig, mcpConfigSchema, type McpConfig } from './config.js';
 import type { McpConnection } from './connection.js';
 import { createServerTool } from './server-tool.js';

@@ -1,11 +1,11 @@
 // The `harness` service: the settings a harness was created with, provided on its root context
 // before any preset row loads, so rows (shipped or the user's) build on the same policy and options.
 
-import type { ApprovalRuleSet } from '../approvals/approval-rule-set.js';
-import type { PtcRuntime, SandboxMode } from '../ptc-runtime/types.js';
-import type { ProcessPoolOptions } from '../ptc-runtime-process/options.js';
-import type { WorkspacePolicy } from '../sandbox/index.js';
-import type { WebSearchConfig } from '../builtin-tools/web-search/backend.js';
+import type { ApprovalRuleSet } from './approvals/approval-rule-set.js';
+import type { PtcRuntime, SandboxMode } from './ptc-runtime/types.js';
+import type { ProcessPoolOptions } from './ptc-runtime-process/options.js';
+import type { WorkspacePolicy } from './sandbox/index.js';
+import type { WebSearchConfig } from './builtin-tools/web-search/backend.js';
 
 export interface HarnessSettings {
   /** The workspace (absolute, real path). */
@@ -37,7 +37,7 @@ export interface HarnessSettings {
   readonly webSearch?: WebSearchConfig;
 }
 
-declare module '../context/context.js' {
+declare module './context/context.js' {
   interface Services {
     harness: HarnessSettings;
   }
