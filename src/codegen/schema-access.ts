@@ -53,3 +53,15 @@ export function arrayOf(value: unknown): readonly unknown[] | undefined {
     return undefined;
   }
 }
+
+/**
+ * True when a tool's arguments are a plain object schema with nothing required, so an SDK may let
+ * the call omit them (the dispatcher treats missing arguments as `{}`).
+ */
+export function argsMayBeOmitted(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  for (const keyword of ['$ref', 'anyOf', 'oneOf', 'allOf', 'const', 'enum']) if (hasOwn(schema, keyword)) return false;
+  const type = getOwn(schema, 'type');
+  const isObject = type === 'object' || (type === undefined && hasOwn(schema, 'properties'));
+  return isObject && (arrayOf(getOwn(schema, 'required')) ?? []).length === 0;
+}

@@ -8,7 +8,7 @@
 import type { ToolSchema } from '../../../tools/types.js';
 import { renderPythonType, pascalCase, type PythonDeclaration } from './json-schema-to-python.js';
 import { isPythonIdentifier, pyComment, pyDocstring, pyString, PYTHON_KEYWORDS } from './python-syntax.js';
-import { arrayOf, getOwn, hasOwn, isRecord } from '../../../codegen/schema-access.js';
+import { argsMayBeOmitted } from '../../../codegen/schema-access.js';
 import { allocateName, compareCodeUnits } from '../../../codegen/ts-syntax.js';
 
 /** Names the SDK declares itself (and typing's), which generated names never take. */
@@ -96,13 +96,6 @@ function isMethodName(name: string): boolean {
   return isPythonIdentifier(name) && !name.startsWith('__');
 }
 
-function argsMayBeOmitted(schema: unknown): boolean {
-  if (!isRecord(schema)) return false;
-  for (const keyword of ['$ref', 'anyOf', 'oneOf', 'allOf', 'const', 'enum']) if (hasOwn(schema, keyword)) return false;
-  const type = getOwn(schema, 'type');
-  const isObject = type === 'object' || (type === undefined && hasOwn(schema, 'properties'));
-  return isObject && (arrayOf(getOwn(schema, 'required')) ?? []).length === 0;
-}
 
 /** What the prompt declares for `tools` and `sdk` when it shows the tool index instead of the SDK. */
 export const PYTHON_SDK_BINDING_DECLARATION = [

@@ -2,7 +2,7 @@
 // module) giving `tools`, `ToolCallError` and the argument/output types of every tool.
 
 import type { ToolSchema } from '../../../tools/types.js';
-import { arrayOf, getOwn, hasOwn, isRecord } from '../../../codegen/schema-access.js';
+import { argsMayBeOmitted, isRecord } from '../../../codegen/schema-access.js';
 import { renderSchemaType, type HelperDeclaration } from './json-schema-to-ts.js';
 import { allocateName, compareCodeUnits, indentContinuation, jsDoc, quoteString } from '../../../codegen/ts-syntax.js';
 
@@ -107,17 +107,6 @@ function prefixFor(name: string): string {
   return pascal === '' ? 'Tool' : /^[0-9]/.test(pascal) ? `Tool${pascal}` : pascal;
 }
 
-/**
- * True when the arguments are a plain object schema with nothing required, so `tools.x()` is a
- * valid call (the dispatcher is expected to treat missing arguments as `{}`).
- */
-function argsMayBeOmitted(schema: unknown): boolean {
-  if (!isRecord(schema)) return false;
-  for (const keyword of ['$ref', 'anyOf', 'oneOf', 'allOf', 'const', 'enum']) if (hasOwn(schema, keyword)) return false;
-  const type = getOwn(schema, 'type');
-  const isObject = type === 'object' || (type === undefined && hasOwn(schema, 'properties'));
-  return isObject && (arrayOf(getOwn(schema, 'required')) ?? []).length === 0;
-}
 
 function compareTools(a: ToolSchema, b: ToolSchema): number {
   return (
