@@ -22,12 +22,8 @@ export function bareRunner<T>(runtime: NodeRuntime, cwd: string, echo: BindingFu
   };
 }
 
-/** `tools.echo` as a registered tool behind run_code; `execute` replaces the plain echo. */
-export function pipelineRunner<T>(
-  runtime: NodeRuntime,
-  cwd: string,
-  execute: (args: { x: JsonValue }) => JsonValue = ({ x }) => x,
-): { run: Runner<T>; dispose: () => Promise<void> } {
+/** A ptc-mode container over `runtime` with `echo {x}` registered (concurrency-safe); `execute` replaces the plain echo. */
+export function ptcEchoContext(runtime: NodeRuntime, execute: (args: { x: JsonValue }) => JsonValue = ({ x }) => x) {
   const root = createContext();
   root.provide('tools', new ToolRuntime(root, { mode: 'ptc' }));
   root.provide('ptcRuntime', runtime);
@@ -40,6 +36,16 @@ export function pipelineRunner<T>(
       execute,
     }),
   );
+  return root;
+}
+
+/** `tools.echo` as a registered tool behind run_code; `execute` replaces the plain echo. */
+export function pipelineRunner<T>(
+  runtime: NodeRuntime,
+  cwd: string,
+  execute: (args: { x: JsonValue }) => JsonValue = ({ x }) => x,
+): { run: Runner<T>; dispose: () => Promise<void> } {
+  const root = ptcEchoContext(runtime, execute);
   root.plugin(ptcPlugin, { cwd });
   let n = 0;
   const run: Runner<T> = async (code) => {

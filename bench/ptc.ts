@@ -1,31 +1,18 @@
 // PTC-mode figures for `npm run bench`: sub-calls through run_code and the full tool pipeline, and
 // what the dispatch pool buys for concurrency-safe fan-out (and loses with maxParallelSubCalls: 1).
 
-import { createContext } from '../src/context/context.js';
-import type { JsonValue } from '../src/json.js';
 import { ptcPlugin } from '../src/ptc/plugin.js';
 import type { NodeRuntime } from '../src/languages/typescript/runtime/index.js';
-import { ToolRuntime } from '../src/tools/tool-runtime.js';
 import { defineTool } from '../src/tools/types.js';
 import { median } from './median.js';
+import { ptcEchoContext } from './profile-runners.js';
 
 const FAN_OUT_CALL_MS = 100;
 const FAN_OUT_WIDTH = 10;
 
 /** A ptc registry over `runtime` with an instant echo and a 100 ms concurrency-safe wait. */
 function ptcRegistry(runtime: NodeRuntime, cwd: string, maxParallelSubCalls?: number) {
-  const root = createContext();
-  root.provide('tools', new ToolRuntime(root, { mode: 'ptc' }));
-  root.provide('ptcRuntime', runtime);
-  root.tools.register(
-    defineTool<{ x: JsonValue }, JsonValue>({
-      name: 'echo',
-      description: 'Returns x.',
-      inputSchema: { type: 'object', properties: { x: {} }, required: ['x'] },
-      isConcurrencySafe: true,
-      execute: ({ x }) => x,
-    }),
-  );
+  const root = ptcEchoContext(runtime);
   root.tools.register(
     defineTool<Record<string, never>, null>({
       name: 'wait',
