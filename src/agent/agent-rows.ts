@@ -3,7 +3,7 @@
 // default `loop`. Front-ends hand this table to createHarness (src/agent/agent-harness.ts).
 
 import type { Plugin } from '../context/context.js';
-import type { RowKinds } from '../presets/row-kind.js';
+import type { RowKinds } from '../row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
 import { loopPlugin } from './loop-service.js';
 

@@ -6,7 +6,7 @@
 import type { Disposer } from '../context/context.js';
 import { ConfigError, InvalidArgsError, ToolFailedError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
-import type { RowKinds } from '../presets/row-kind.js';
+import type { RowKinds } from '../row-kind.js';
 import { SUBAGENT_MAX_STEPS } from '../limits.js';
 import type { HarnessSettings } from '../harness-settings.js';
 import { DEFAULT_PRESET } from '../presets/presets.js';

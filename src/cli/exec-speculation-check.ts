@@ -11,10 +11,10 @@ import { createHarness, type Harness, type HarnessOptions } from '../harness.js'
 import type { Context } from '../context/context.js';
 import type { HarnessSettings } from '../harness-settings.js';
 import { nodeRuntimePlugin } from '../presets/node-runtime-plugin.js';
-import { processRuntimeOptions } from '../presets/process-runtime-row.js';
-import { rowKindOf } from '../presets/row-kind.js';
+import { processRuntimeOptions } from '../ptc/process-runtime-row.js';
+import { rowKindOf } from '../row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
-import { ptcTransportConfig } from '../presets/tool-presentation-plugin.js';
+import { ptcTransportConfig } from '../ptc/transport-config.js';
 import { resolveNodeRuntimeOptions, type NodeRuntimeConfig, type NodeRuntimeOptions } from '../languages/typescript/runtime/options.js';
 import { writePrediction, type PredictedRequest, type Speculation } from './exec-speculation.js';
 

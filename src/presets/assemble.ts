@@ -6,7 +6,7 @@ import type { Context, Plugin, PluginHandle } from '../context/context.js';
 import { ConfigError } from '../errors.js';
 import { firstLine, isModulePath, isPackageName, loadPluginFile, loadPluginPackage, type LoadedPluginModule } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
-import { rowKindOf, type RowKinds } from './row-kind.js';
+import { rowKindOf, type RowKinds } from '../row-kind.js';
 
 /** Which service a row waits for -> the row that provides it, for the "unavailable" hint. */
 const PROVIDERS: Readonly<Record<string, string>> = { ptcRuntime: 'node-runtime', llm: 'llm', sessions: 'sessions', logger: 'logger', loop: 'loop' };

@@ -23,7 +23,7 @@ import type { HarnessSettings } from '../harness-settings.js';
 import { isModulePath, isPackageName, PLUGIN_MODULE_EXTENSIONS } from './plugin-module.js';
 import { parsePresetText, type PresetFile, type PresetRow } from './preset-file.js';
 import { listPresets } from './resolve-preset.js';
-import { rowKindOf, type RowKinds } from './row-kind.js';
+import { rowKindOf, type RowKinds } from '../row-kind.js';
 
 export interface PresetWriteToolOptions {
   readonly settings: HarnessSettings;

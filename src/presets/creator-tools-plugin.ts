@@ -8,7 +8,7 @@ import { createHarnessInspectTool } from './creator-inspect.js';
 import { createPluginTryTool } from './creator-plugin-try.js';
 import { createPresetWriteTool } from './creator-preset-write.js';
 import '../harness-settings.js';
-import './row-kind.js';
+import '../row-kind.js';
 
 export const CREATOR_TOOL_NAMES = ['harness_inspect', 'plugin_try', 'preset_write'] as const;
 

@@ -7,7 +7,7 @@ import type { Plugin } from '../context/context.js';
 import { createNodeRuntime } from '../languages/typescript/runtime/index.js';
 import type { NodeRuntimeOptions } from '../languages/typescript/runtime/index.js';
 import '../harness-settings.js';
-import { processRuntimeOptions, processRuntimeRowFields } from './process-runtime-row.js';
+import { processRuntimeOptions, processRuntimeRowFields } from '../ptc/process-runtime-row.js';
 
 const nodeRuntimeConfig = z.strictObject(processRuntimeRowFields).default({});
 

@@ -15,7 +15,7 @@ import { assembledRows, describeRow, replaceAssembledRow, type LoadedRow } from 
 import { pluginGraph, type PluginGraph } from './plugin-graph.js';
 import { firstLine, isModulePath, loadPluginFile } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
-import { rowKindOf, type RowKinds } from './row-kind.js';
+import { rowKindOf, type RowKinds } from '../row-kind.js';
 
 /** What happened to one changed plugin file at a turn boundary. */
 export interface PluginReload {

@@ -8,18 +8,9 @@ import { z } from 'zod';
 import { readConfigText } from '../config-file.js';
 import { ConfigError } from '../errors.js';
 import { MAX_PRESET_FILE_BYTES } from '../limits.js';
+import type { PresetRow } from '../row-kind.js';
 
-/** One `plugins` entry: a shipped plugin name, a path to a plugin module, or a package name. */
-export interface PresetRow {
-  /** 1-based position in the list (what error messages call "row N"). */
-  readonly index: number;
-  readonly name: string;
-  readonly config?: unknown;
-  /** Where the row is written: `file:line`, for messages. */
-  readonly at: string;
-  /** Relative module paths in `name` resolve against this directory. */
-  readonly baseDir: string;
-}
+export type { PresetRow } from '../row-kind.js';
 
 export interface PresetFile {
   readonly name: string;

@@ -10,7 +10,7 @@ import { languagePackOr, languagePacks } from '../languages/table.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
 import type { PresetFile, PresetRow } from './preset-file.js';
 import '../harness-settings.js';
-import { processRuntimeOptions, processRuntimeRowFields } from './process-runtime-row.js';
+import { processRuntimeOptions, processRuntimeRowFields } from '../ptc/process-runtime-row.js';
 
 const pythonRuntimeConfig = z
   .strictObject({

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { describeRow, type LoadedRow } from './assemble.js';
 import { firstLine } from './plugin-module.js';
 import type { PresetRow } from './preset-file.js';
-import { rowKindOf, type RowKinds } from './row-kind.js';
+import { rowKindOf, type RowKinds } from '../row-kind.js';
 
 /** Service -> the shipped row that provides it by default. */
 export const SERVICE_ROWS: readonly { readonly service: string; readonly row: string }[] = Object.freeze([

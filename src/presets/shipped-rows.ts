@@ -12,7 +12,7 @@ import { mcpRowKind } from '../mcp/client/row-kind.js';
 import { sessionsPlugin } from '../session/sessions-plugin.js';
 import { builtinToolsPlugin } from './builtin-tools-plugin.js';
 import { nodeRuntimePlugin } from './node-runtime-plugin.js';
-import type { RowKinds } from './row-kind.js';
+import type { RowKinds } from '../row-kind.js';
 import { unboundLoopPlugin } from './service-rows.js';
 import { toolPresentationPlugin } from './tool-presentation-plugin.js';
 

@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import type { Context, Plugin } from '../context/context.js';
-import { ptcPlugin, type PtcPluginConfig } from '../ptc/plugin.js';
+import { ptcPlugin } from '../ptc/plugin.js';
+import { ptcTransportConfig } from '../ptc/transport-config.js';
 import type { PresentationMode } from '../tools/tool-runtime.js';
-import type { HarnessSettings } from '../harness-settings.js';
 
 const presentationConfig = z.strictObject({ mode: z.enum(['native', 'ptc']) });
 
@@ -42,15 +42,6 @@ const ptcPresentation: Plugin<ToolPresentationConfig> = {
   },
 };
 
-/** The run_code transport's config from the harness settings: the same workspace and policy as every tool. */
-export function ptcTransportConfig(settings: HarnessSettings): PtcPluginConfig {
-  const { cwd, policy, maxParallelSubCalls } = settings;
-  return {
-    cwd,
-    ...(maxParallelSubCalls !== undefined ? { maxParallelSubCalls } : {}),
-    policy: { allowRead: [...policy.read], allowWrite: [...policy.write], network: policy.network, protect: [...(policy.protect ?? [])] },
-  };
-}
 
 /**
  * The plugin for a row's config: what it injects depends on the mode. An invalid config is

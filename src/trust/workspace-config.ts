@@ -11,7 +11,7 @@ import { readConfigFile } from '../config/load-config-file.js';
 import { ConfigError } from '../errors.js';
 import { MAX_TRUST_FILE_BYTES, MAX_TRUST_FILES, TRUST_PACKAGE_DEPTH, TRUST_PRESET_DIR_DEPTH, TRUST_SKILL_DIR_DEPTH } from './limits.js';
 import { mcpRowKind } from '../mcp/client/row-kind.js';
-import { rowKindOf } from '../presets/row-kind.js';
+import { rowKindOf } from '../row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
 import { findPackage, isInside, realOrSelf } from '../presets/package-location.js';
 import { isModulePath, isPackageName } from '../presets/plugin-module.js';

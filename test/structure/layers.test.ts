@@ -20,14 +20,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * any more fails the test, so the list only shrinks.
  */
 const SERVICES_ALLOWLIST: readonly AllowedImport[] = [
-  // The workflows row builds its code runtimes the way the runtime rows do; the code runtime as a
-  // service (one that makes runtimes) replaces these.
-  { from: 'src/workflows/workflows-plugin.ts', to: 'src/presets/process-runtime-row.ts', reason: 'code runtime service' },
-  { from: 'src/workflows/workflows-plugin.ts', to: 'src/presets/tool-presentation-plugin.ts', reason: 'code runtime service' },
-  // The row contract (RowKind, PresetRow) lives in src/presets/; the feature that describes its own row
-  // imports it. It moves below the features with the service interfaces.
-  { from: 'src/mcp/client/row-kind.ts', to: 'src/presets/row-kind.ts', reason: 'row contract' },
-  { from: 'src/mcp/client/row-kind.ts', to: 'src/presets/preset-file.ts', reason: 'row contract' },
   // src/presets/ <-> src/trust/: trust reads preset files (trust above presets), while presets' plugin
   // reload asks trust and uses trust's import scanner; the reload's trust check passed in from the
   // harness (and the scanner moved beside src/presets/package-location.ts) remove these.

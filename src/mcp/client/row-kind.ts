@@ -2,8 +2,7 @@
 // commands on the host, so the trust prompt lists them and Creator mode's preset check validates
 // the row's config without starting them.
 
-import type { RowKind } from '../../presets/row-kind.js';
-import type { PresetRow } from '../../presets/preset-file.js';
+import type { PresetRow, RowKind } from '../../row-kind.js';
 import type { Plugin } from '../../context/context.js';
 import { shellWord } from '../../shell-word.js';
 import { describeConfigIssues, mcpConfigSchema } from './config.js';

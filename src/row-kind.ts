@@ -1,10 +1,22 @@
-// A row kind: what a shipped row name of a preset file stands for (docs/presets.md, "Shipped rows").
+// A preset row and a row kind: what a shipped row name of a preset file stands for (docs/presets.md,
+// "Shipped rows"). Below assembly, so a feature can describe its own row.
 // Assembly (assemble.ts) knows no feature; it is handed the kinds, and a feature describes its own
 // row (the MCP client's is in src/mcp/client/row-kind.ts). The harness provides the table it
 // assembled with as the `rowKinds` service, so Creator mode's tools check rows against the same one.
 
-import type { Plugin } from '../context/context.js';
-import type { PresetRow } from './preset-file.js';
+import type { Plugin } from './context/context.js';
+
+/** One `plugins` entry: a shipped plugin name, a path to a plugin module, or a package name. */
+export interface PresetRow {
+  /** 1-based position in the list (what error messages call "row N"). */
+  readonly index: number;
+  readonly name: string;
+  readonly config?: unknown;
+  /** Where the row is written: `file:line`, for messages. */
+  readonly at: string;
+  /** Relative module paths in `name` resolve against this directory. */
+  readonly baseDir: string;
+}
 
 export interface RowKind {
   /** The plugin for a row's config; features load lazily, so a command loads only the rows it has. */
@@ -26,7 +38,7 @@ export function rowKindOf(kinds: RowKinds, name: string): RowKind | undefined {
   return Object.hasOwn(kinds, name) ? kinds[name] : undefined;
 }
 
-declare module '../context/context.js' {
+declare module './context/context.js' {
   interface Services {
     rowKinds: RowKinds;
   }
