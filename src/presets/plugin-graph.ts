@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { MAX_PLUGIN_GRAPH_FILES } from '../limits.js';
-import { isCodeFile, readModuleImports, resolveImport } from '../trust/module-imports.js';
+import { isCodeFile, readModuleImports, resolveImport } from './module-imports.js';
 import { realOrSelf } from './package-location.js';
 
 export interface PluginGraph {

@@ -9,8 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'acorn';
 import type { Context, PluginHandle } from '../context/context.js';
-import { isProtectedUnder, isWithin, policyRoots, type WorkspacePolicy } from '../sandbox/index.js';
-import { checkWorkspaceTrust, trustCommand, untrustedReason } from '../trust/workspace-trust.js';
 import { assembledRows, describeRow, replaceAssembledRow, type LoadedRow } from './assemble.js';
 import { pluginGraph, type PluginGraph } from './plugin-graph.js';
 import { firstLine, isModulePath, loadPluginFile } from './plugin-module.js';
@@ -205,39 +203,6 @@ function syntaxErrorPlace(file: string): string | undefined {
     const loc = (error as { loc?: { line: number; column: number } }).loc;
     return loc === undefined ? undefined : `${file}:${loc.line}:${loc.column + 1}`;
   }
-}
-
-/**
- * The harness's rule (docs/plugin-reload.md, "Trust"): a row of a workspace preset reloads only while
- * the workspace is trusted with exactly the files it has now (an edit makes it `changed`: `ptc trust`
- * again); any other row's files reload only when programs cannot write them (outside the sandbox's
- * writable roots, or protected), so a program cannot edit code that the host then imports.
- */
-export function harnessReloadRule(options: {
-  readonly policy: WorkspacePolicy;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The preset's own rows are a workspace preset's (rows past it were appended by the caller). */
-  readonly workspaceRows: number;
-  readonly trustWorkspace: boolean;
-}): ReloadRule {
-  return (row, graph) => {
-    if (row.index <= options.workspaceRows) {
-      if (options.trustWorkspace) return undefined;
-      const trust = checkWorkspaceTrust(options.policy.cwd, { env: options.env });
-      if (trust.state === 'trusted' || trust.state === 'nothing') return undefined;
-      return `${untrustedReason(trust)}, so the edited plugin is not imported; review it and trust it again with \`${trustCommand(trust.config.workspace)}\``;
-    }
-    const writable = graph.files.filter((file) => programsCanWrite(options.policy, file));
-    if (writable.length === 0) return undefined;
-    return (
-      `${writable.join(', ')} can be written by programs (it is inside the sandbox's writable area), so an edit is not imported on the host between turns; ` +
-      'restart to load it, or keep the plugin under .ptc/ or outside the workspace (or name it with --protect) to have edits reloaded'
-    );
-  };
-}
-
-function programsCanWrite(policy: WorkspacePolicy, file: string): boolean {
-  return policyRoots(policy, 'write').some((root) => isWithin(file, root)) && !isProtectedUnder(policy, file);
 }
 
 /** One line per change, for a terminal or an editor's message. */

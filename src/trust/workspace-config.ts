@@ -19,7 +19,7 @@ import { readPresetFile, type PresetRow } from '../presets/preset-file.js';
 import { listPresets, presetDirectories, type PresetSearch } from '../presets/resolve-preset.js';
 import { WORKSPACE_SKILL_DIRS } from '../skills/skill-dirs.js';
 import { WORKSPACE_WORKFLOWS_DIR } from '../workflows/workflow-dirs.js';
-import { isCodeFile, packageProbes, readModuleImports, resolveImport } from './module-imports.js';
+import { isCodeFile, packageProbes, readModuleImports, resolveImport } from '../presets/module-imports.js';
 
 export interface WorkspacePackage {
   readonly name: string;

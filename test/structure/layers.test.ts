@@ -20,11 +20,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * any more fails the test, so the list only shrinks.
  */
 const SERVICES_ALLOWLIST: readonly AllowedImport[] = [
-  // src/presets/ <-> src/trust/: trust reads preset files (trust above presets), while presets' plugin
-  // reload asks trust and uses trust's import scanner; the reload's trust check passed in from the
-  // harness (and the scanner moved beside src/presets/package-location.ts) remove these.
-  { from: 'src/presets/plugin-graph.ts', to: 'src/trust/module-imports.ts', reason: 'presets/trust cycle' },
-  { from: 'src/presets/plugin-reload.ts', to: 'src/trust/workspace-trust.ts', reason: 'presets/trust cycle' },
   // Front-end wiring: src/chat/ <-> src/cli/. ptc chat runs the CLI's commands and prints its goal
   // output, and src/cli/chat.ts starts ptc chat.
   { from: 'src/chat/run-chat.ts', to: 'src/cli/commands.ts', reason: 'front-end wiring' },

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, type Node } from 'acorn';
 import { stripTypes } from '../languages/typescript/runtime/strip.js';
-import { isFile, realOrSelf } from '../presets/package-location.js';
+import { isFile, realOrSelf } from './package-location.js';
 
 /** Files whose imports are read: what Node (with the TypeScript hooks) imports as code. */
 const CODE_FILE = /\.(?:[cm]?js|[cm]?ts|jsx)$/;
