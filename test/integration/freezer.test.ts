@@ -28,7 +28,12 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe.skipIf(skip)('a frozen sandbox whose host died', () => {
   it('stays frozen with nothing written, and the next host sweep kills it', async () => {
-    const host = spawn(process.execPath, ['--import', register, join(root, 'test/fixtures/freezer-host.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // A TMPDIR of its own: host-private state lives under it (src/sandbox/private-dir.ts), so only
+    // this test's sweep sees the dead host's run, not the sweep of another host the suite starts.
+    const tmp = mkdtempSync(join(tmpdir(), 'ptc-freezer-tmp-'));
+    onTestFinished(() => rmSync(tmp, { recursive: true, force: true }));
+    const env = { ...process.env, TMPDIR: tmp };
+    const host = spawn(process.execPath, ['--import', register, join(root, 'test/fixtures/freezer-host.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env });
     onTestFinished(() => {
       host.kill('SIGKILL');
     });
@@ -63,7 +68,7 @@ describe.skipIf(skip)('a frozen sandbox whose host died', () => {
     const sweep = spawnSync(
       process.execPath,
       ['--import', register, '--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(root, 'src/sandbox/index.ts')).href)}); await m.sweepStaleRunState();`],
-      { stdio: 'inherit' },
+      { stdio: 'inherit', env },
     );
     expect(sweep.status).toBe(0);
     await waitUntil('the swept sandbox to die', () => state(report.program) === undefined && state(report.monitor) === undefined, 5_000);

@@ -281,7 +281,7 @@ describe('choosing the language of a preset (ptc exec file.py, --lang py)', () =
     expect(parseProgramLanguage('rb')).toBeUndefined();
     const ptc = loadPreset('ptc', { workspace, env: {} });
     const python = presetForLanguage({ ...ptc, rows: ptc.rows.map((row) => (row.name === 'node-runtime' ? { ...row, config: { limits: { maxOutputBytes: 4096 } } } : row)) }, 'python');
-    expect(python.rows.map((row) => row.name)).toEqual(['builtin-tools', 'skills', 'workflows', 'python-runtime', 'tool-presentation']);
+    expect(python.rows.map((row) => row.name)).toEqual(['builtin-tools', 'skills', 'workflows', 'python-runtime', 'tool-presentation', 'llm', 'sessions', 'logger', 'loop']);
     expect(python.rows[3]!.config).toEqual({ limits: { maxOutputBytes: 4096 } });
     const harness = await createHarness({ cwd: workspace, preset: python, sandbox: 'auto' });
     try {
