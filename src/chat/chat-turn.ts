@@ -6,7 +6,7 @@ import { runGoal, type GoalRunResult } from '../agent/goal.js';
 import type { AgentRunOptions, AgentRunResult } from '../agent/loop.js';
 import type { AgentLoop } from '../agent/loop-service.js';
 import { progressLine } from '../agent/progress-text.js';
-import { goalProgressLine } from '../cli/goal-output.js';
+import { goalProgressLine } from '../agent/goal-progress.js';
 import { HarnessError } from '../errors.js';
 
 export interface ChatTurn {

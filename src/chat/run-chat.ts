@@ -13,7 +13,7 @@ import type { AgentRunResult } from '../agent/loop.js';
 import { loopOf } from '../agent/loop-service.js';
 import type { ApprovalPolicy } from '../approvals/approvals.js';
 import { planModeOf, type PlanModeBy } from '../plan-mode/plan-mode.js';
-import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../cli/commands.js';
+import { checkWorkspace, harnessOptionsOf, type PolicyOptions } from '../command-line/harness-options.js';
 import { ConfigError } from '../errors.js';
 import { createHarness, type Harness } from '../harness.js';
 import { describeReload } from '../presets/plugin-reload.js';

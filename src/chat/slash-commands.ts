@@ -191,7 +191,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: '[NAME]',
     summary: 'the skills this workspace loads and which file wins for each, or the body of skill NAME (ptc skills list|show)',
     run: async (args, control) => {
-      const { runSkillsList, runSkillsShow } = await import('../cli/skills-command.js');
+      const { runSkillsList, runSkillsShow } = await import('../command-line/skills-report.js');
       const out = args === '' ? await runSkillsList({ cwd: control.cwd, env: process.env, json: false }) : await runSkillsShow(args, { cwd: control.cwd, env: process.env });
       control.print(`${out.stderr ?? ''}${out.stdout}`.trimEnd().split('\n'));
     },

@@ -2,15 +2,12 @@
 // testable without a process. The CLI entry only parses flags and prints.
 
 import fs from 'node:fs';
-import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { createHarness, type ExtraPluginRow, type Harness, type HarnessOptions } from '../harness.js';
+import { createHarness, type Harness, type HarnessOptions } from '../harness.js';
 import { renderJson } from '../json.js';
-import { mcpConfigRow } from '../mcp/client/config.js';
 import { execProgram, type ExecJson } from '../ptc/exec-program.js';
 import { renderPtcOnlySection, renderSdkSection } from '../ptc/prompt-sections.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
-import type { PresetFile } from '../presets/preset-file.js';
 import { DEFAULT_PRESET } from '../presets/presets.js';
 import { loadPresetWithTrust } from '../trust/trusted-preset.js';
 import { execLanguageOf } from '../languages/program-language.js';
@@ -19,28 +16,13 @@ import { ptcTransportConfig } from '../ptc/transport-config.js';
 import type { Context } from '../context/context.js';
 import { rowKindOf } from '../row-kind.js';
 import { SHIPPED_ROWS } from '../presets/shipped-rows.js';
-import { AGENT_ROWS } from '../agent/agent-rows.js';
 import { blockOutputCache } from './output-cache-guard.js';
 import type { Speculation } from './exec-speculation.js';
+import type { CommandOutput } from '../command-line/command-output.js';
+import { checkWorkspace, harnessOptionsOf, type PolicyOptions, type WorkspaceOptions } from '../command-line/harness-options.js';
 
-export interface CommandOutput {
-  readonly stdout: string;
-  readonly stderr?: string;
-  /** 0 success, 1 failed, 2 usage or configuration, 130 interrupted (README, "CLI"). */
-  readonly exitCode: 0 | 1 | 2 | 130;
-}
-
-export interface WorkspaceOptions {
-  readonly cwd?: string;
-  /** `--preset <name|path>`, or a preset already read (a Python program's preset with its runtime swapped). */
-  readonly preset?: string | PresetFile;
-  /** `--plugin <file>` (repeatable): rows appended to the preset, paths relative to the command's cwd. */
-  readonly plugins?: readonly string[];
-  /** `--mcp-config <file>` (repeatable): each file appends an `mcp` row (docs/mcp.md). */
-  readonly mcpConfigs?: readonly string[];
-  /** Rows the config files add: their `mcpServers` (docs/config.md). */
-  readonly configRows?: readonly ExtraPluginRow[];
-}
+export type { CommandOutput } from '../command-line/command-output.js';
+export { checkWorkspace, harnessOptionsOf, type PolicyOptions, type WorkspaceOptions } from '../command-line/harness-options.js';
 
 /** `ptc tools [--json]`: the visible tools with their schemas. */
 export async function runToolsCommand(options: WorkspaceOptions & { json?: boolean }): Promise<CommandOutput> {
@@ -91,36 +73,6 @@ function guardOutputCache(harness: Harness): void {
     return kind === undefined || kind.hostCommands !== undefined;
   });
   if (unwatched !== undefined) blockOutputCache(`row ${unwatched.name}`);
-}
-
-/** The harness settings a CLI command takes from its flags (workspace, preset, plugins, deadline, sandbox policy). */
-export type PolicyOptions = WorkspaceOptions & Pick<HarnessOptions, 'timeoutMs' | 'sandbox' | 'allowRead' | 'allowWrite' | 'allowNet' | 'protect' | 'approvalRules' | 'webSearch' | 'watchPlugins'>;
-
-/** HarnessOptions from CLI flags: `--plugin` files become rows relative to the command's cwd. */
-export function harnessOptionsOf(options: PolicyOptions & Pick<HarnessOptions, 'maxParallelSubCalls'>): HarnessOptions {
-  const { plugins, mcpConfigs, configRows, cwd, preset, timeoutMs, sandbox, allowRead, allowWrite, allowNet, protect, maxParallelSubCalls, approvalRules, webSearch, watchPlugins } = options;
-  const rows = [
-    ...(plugins ?? []).map((name) => ({ name, baseDir: process.cwd(), at: '--plugin' })),
-    ...(configRows ?? []),
-    ...(mcpConfigs ?? []).map((file) => mcpConfigRow(file)),
-  ];
-  return {
-    cwd: checkWorkspace(cwd),
-    // The agent's row kinds: a preset's `loop` row is the real loop (src/agent/agent-rows.ts).
-    rowKinds: AGENT_ROWS,
-    ...(preset !== undefined ? { preset } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(sandbox !== undefined ? { sandbox } : {}),
-    ...(allowRead !== undefined ? { allowRead } : {}),
-    ...(allowWrite !== undefined ? { allowWrite } : {}),
-    ...(allowNet !== undefined ? { allowNet } : {}),
-    ...(protect !== undefined && protect.length > 0 ? { protect } : {}),
-    ...(maxParallelSubCalls !== undefined ? { maxParallelSubCalls } : {}),
-    ...(rows.length > 0 ? { plugins: rows } : {}),
-    ...(approvalRules !== undefined ? { approvalRules } : {}),
-    ...(webSearch !== undefined ? { webSearch } : {}),
-    ...(watchPlugins === true ? { watchPlugins } : {}),
-  };
 }
 
 export interface ExecOptions extends PolicyOptions {
@@ -273,18 +225,6 @@ async function withHarness<T>(
 }
 
 /** Resolves `--cwd` and refuses a missing or non-directory path with CONFIG (exit 2). */
-export function checkWorkspace(cwd: string | undefined): string {
-  const dir = path.resolve(cwd ?? process.cwd());
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(dir);
-  } catch {
-    throw new ConfigError(`--cwd ${dir} does not exist; pass an existing directory.`);
-  }
-  if (!stat.isDirectory()) throw new ConfigError(`--cwd ${dir} is not a directory; pass a directory.`);
-  return dir;
-}
-
 function describeArgs(schema: unknown): string[] {
   if (typeof schema !== 'object' || schema === null) return [];
   const { properties, required } = schema as { properties?: Record<string, unknown>; required?: unknown };

@@ -2,25 +2,10 @@
 // text or as the `--json` summary. Exit 0 only when the goal was met.
 
 import type { GoalRunResult } from '../agent/goal.js';
-import type { SessionEvent } from '../session/events.js';
 import type { CommandOutput } from './commands.js';
 
-export function goalProgressLine(event: SessionEvent): string {
-  switch (event.type) {
-    case 'goal/set':
-      return `goal: ${event.objective}${event.check !== undefined ? ` (check: ${event.check})` : ''}`;
-    case 'goal/round':
-      return `goal round ${event.round}${event.resumed === true ? ' (resumed)' : ''}: ${event.left.rounds} round(s) left`;
-    case 'goal/check':
-      return `goal check ${event.passed ? 'passed' : `failed (exit ${event.exitCode ?? 'none'})`}: ${event.command}`;
-    case 'goal/met':
-      return `goal met in round ${event.round}`;
-    case 'goal/abandoned':
-      return `goal abandoned in round ${event.round}: ${event.message}`;
-    default:
-      return event.type;
-  }
-}
+export { goalProgressLine } from '../agent/goal-progress.js';
+
 
 export function goalOutput(result: GoalRunResult, writer: { sessionId: string; file: string }, json: boolean): CommandOutput {
   const exitCode = result.outcome === 'met' ? 0 : 1;

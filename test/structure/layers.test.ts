@@ -14,18 +14,10 @@ import { checkLayers, layersOfDoc, type AllowedImport } from '../helpers/layer-c
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Imports that break the layers today and belong to the services work of issue 31 (services with
- * typed interfaces below the features, provided by preset rows; src/presets/, src/harness.ts and the
- * front-ends' wiring are being changed for it now). That work removes them; an entry no import needs
- * any more fails the test, so the list only shrinks.
+ * Imports allowed to break the layers: none. An entry must say why; one that no import needs any
+ * more fails the test, so the list can only shrink.
  */
-const SERVICES_ALLOWLIST: readonly AllowedImport[] = [
-  // Front-end wiring: src/chat/ <-> src/cli/. ptc chat runs the CLI's commands and prints its goal
-  // output, and src/cli/chat.ts starts ptc chat.
-  { from: 'src/chat/run-chat.ts', to: 'src/cli/commands.ts', reason: 'front-end wiring' },
-  { from: 'src/chat/chat-turn.ts', to: 'src/cli/goal-output.ts', reason: 'front-end wiring' },
-  { from: 'src/chat/slash-commands.ts', to: 'src/cli/skills-command.ts', reason: 'front-end wiring' },
-];
+const ALLOWED: readonly AllowedImport[] = [];
 
 describe('the layers of src/', () => {
   const layers = layersOfDoc(fs.readFileSync(path.join(root, 'docs/architecture.md'), 'utf8'));
@@ -37,7 +29,7 @@ describe('the layers of src/', () => {
   it('places every file, imports nothing upward and has no cycle between the folders of a layer', () => {
     const graph = importGraph(path.join(root, 'src'), 'types');
     expect(graph.size).toBeGreaterThan(100);
-    const report = checkLayers(graph, layers, root, SERVICES_ALLOWLIST);
+    const report = checkLayers(graph, layers, root, ALLOWED);
     expect(report.unplaced, 'add the folder to a row of the table in docs/architecture.md ("Layers")').toEqual([]);
     expect(report.upward, 'move the shared piece down a layer, or pass it in from above').toEqual([]);
     expect(report.cycles, 'folders of one layer import each other: move the shared piece down, or pass it in').toEqual([]);
