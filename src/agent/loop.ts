@@ -28,6 +28,8 @@ import { loadWorkspaceInstructions } from './workspace-instructions.js';
 import { planModeOf } from '../plan-mode/plan-mode.js';
 import { callModel } from './model-call.js';
 import { runToolCalls } from './tool-step.js';
+import { DEFAULT_MAX_STEPS } from './limits.js';
+export { DEFAULT_MAX_STEPS };
 
 /** Where the loop writes its events (the session writer, or anything with the same shape). */
 export interface EventSink {
@@ -131,8 +133,6 @@ export interface TurnContext {
   /** Compactions logged this turn: prune-only, with a summary, and failed ones. */
   readonly compactions: { readonly pruned: number; readonly summarised: number; readonly failed: number };
 }
-
-export const DEFAULT_MAX_STEPS = 50;
 
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   const { scope, sink } = options;

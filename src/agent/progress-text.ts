@@ -9,8 +9,7 @@ import { MAX_PROGRESS_ARG_CHARS } from '../limits.js';
 import { preview, visible } from '../terminal-text.js';
 import { RUN_CODE_TOOL_NAME } from '../tools/tool-runtime.js';
 import type { AgentProgress } from './loop.js';
-
-const RESULT_PREVIEW_CHARS = 100;
+import { RESULT_PREVIEW_CHARS } from './limits.js';
 
 /** The line for `event`, or undefined when it shows nothing on its own (a sub-call start). */
 export function progressLine(event: AgentProgress): string | undefined {

@@ -2,6 +2,7 @@
 
 import { APICallError, AISDKError, LoadAPIKeyError, RetryError } from 'ai';
 import { HarnessError } from '../errors.js';
+import { MAX_DETAIL_CHARS } from './limits.js';
 
 export interface ModelErrorDescription {
   /** One line for users: what happened and what to check. */
@@ -65,8 +66,6 @@ const TRANSIENT_MEANING: Readonly<Record<string, string>> = {
   ECONNRESET: 'connection reset',
   EAI_AGAIN: 'DNS lookup failed for now',
 };
-
-const MAX_DETAIL_CHARS = 300;
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();

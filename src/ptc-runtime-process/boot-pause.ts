@@ -8,6 +8,8 @@
 // after BOOT_PAUSE_MAX_MS, so a long program never starves its own replacement.
 
 import { holdThaws } from '../sandbox/index.js';
+import { BOOT_PAUSE_MAX_MS } from './limits.js';
+export { BOOT_PAUSE_MAX_MS };
 
 /** What BootPause needs of a child (ProcessChild in production). */
 export interface PausableChild {
@@ -15,9 +17,6 @@ export interface PausableChild {
   pauseBoot(): boolean;
   resumeBoot(): void;
 }
-
-/** The longest boots are held back for warm runs; after it, booting resumes even while they go on. */
-export const BOOT_PAUSE_MAX_MS = 1000;
 
 export class BootPause<C extends PausableChild> {
   readonly #booting: () => Iterable<C>;

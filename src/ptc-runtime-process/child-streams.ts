@@ -8,9 +8,7 @@ import type { Readable } from 'node:stream';
 import { encodeFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
 import { readIntoBuffer, writeNow } from './raw-channel.js';
-
-/** One read of the channel at most; a longer frame arrives in several reads. */
-const READ_BUFFER_BYTES = 64 * 1024;
+import { READ_BUFFER_BYTES } from './limits.js';
 
 export interface ChildStreamEvents {
   /** One complete line from the channel. */

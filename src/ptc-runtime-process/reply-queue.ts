@@ -5,9 +5,7 @@
 import { MAX_QUEUED_REPLY_BYTES } from '../limits.js';
 import { encodeFrame, encodeValueResult, type HostFrame, type ResultFrame } from './frames.js';
 import { describeError } from './session-texts.js';
-
-/** Replies written together at most: small, so a batch never delays the queued-bytes check much. */
-const REPLY_BATCH_BYTES = 64 * 1024;
+import { REPLY_BATCH_BYTES } from './limits.js';
 
 /** Where the replies go: the child's channel (ProcessChild.send). */
 export interface ReplyChannel {

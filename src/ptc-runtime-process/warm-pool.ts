@@ -6,19 +6,9 @@
 // and timers are unref'd). docs/runtime-lifecycle.md, "The pool".
 
 import { DEFAULT_POOL_MAX_SIZE } from '../limits.js';
+import { POOL_MAX_STARTING, POOL_REFILL_QUIET_MS, POOL_REFILL_RESERVE_QUIET_MS, POOL_RESERVE_LOW } from './limits.js';
 
-/** A refill waits until no run took a child or settled for this long, so spawns land between bursts. */
-export const POOL_REFILL_QUIET_MS = 30;
-/**
- * While a policy still has POOL_RESERVE_LOW ready children, its refill waits for this longer pause:
- * runs that come less than about one boot apart spend the reserve instead of each booting beside
- * the next (docs/runtime-lifecycle.md, "The pool").
- */
-export const POOL_REFILL_RESERVE_QUIET_MS = 100;
-/** Ready children below which a refill waits only POOL_REFILL_QUIET_MS. */
-export const POOL_RESERVE_LOW = 2;
-/** Children of one policy booting at once (a boot is CPU-bound; more would only slow each other). */
-export const POOL_MAX_STARTING = 2;
+export { POOL_MAX_STARTING, POOL_REFILL_QUIET_MS, POOL_REFILL_RESERVE_QUIET_MS, POOL_RESERVE_LOW };
 
 /** What the pool needs of a child (ProcessChild in production). */
 export interface PoolChild {

@@ -5,9 +5,8 @@
 import { setMaxListeners } from 'node:events';
 import { AbortedError } from '../errors.js';
 import type { ExecutionMode } from '../tools/tool-runtime.js';
-
-/** The bound on overlapping parallel sub-calls when none is configured (1 restores serial dispatch). */
-export const DEFAULT_MAX_PARALLEL_SUB_CALLS = 10;
+import { DEFAULT_MAX_PARALLEL_SUB_CALLS } from './limits.js';
+export { DEFAULT_MAX_PARALLEL_SUB_CALLS };
 
 interface Job {
   readonly mode: ExecutionMode;

@@ -12,6 +12,7 @@ import { ConfigError } from '../errors.js';
 import type { SessionEvent } from './events.js';
 import { listSessionFiles, SESSION_FILE_EXTENSION } from './paths.js';
 import { SESSION_EVENT_TYPES, sessionEventSchema } from './schema.js';
+import { MAX_ISSUES_SHOWN } from './limits.js';
 
 export interface SessionReadResult {
   /** The valid events, in file order. */
@@ -21,7 +22,6 @@ export interface SessionReadResult {
 }
 
 const LF = 0x0a;
-const MAX_ISSUES_SHOWN = 3;
 
 /** Reads and checks the log at `file`. A missing or unreadable file is a ConfigError. */
 export function readSession(file: string): SessionReadResult {

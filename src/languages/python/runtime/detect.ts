@@ -6,11 +6,11 @@ import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RuntimeUnavailableError } from '../../../errors.js';
+import { DETECT_TIMEOUT_MS } from './limits.js';
 
 /** The oldest Python the child bootstrap supports. */
 export const MIN_PYTHON_VERSION: readonly [number, number] = [3, 9];
 
-const DETECT_TIMEOUT_MS = 15_000;
 const PROBE = 'import json, sys; print(json.dumps([list(sys.version_info[:3]), sys.executable, sys.base_prefix]))';
 
 export interface PythonInstall {
