@@ -104,6 +104,8 @@ export interface BwrapProfileInput {
   readonly tmpMaxBytes?: number;
   /** The child fd number bwrap reads the seccomp filter from, when a filter applies. */
   readonly seccompFd?: number;
+  /** The child fd number bwrap waits on for one byte before it starts the command (`--block-fd`). */
+  readonly blockFd?: number;
   readonly command: string;
   readonly args: readonly string[];
 }
@@ -177,6 +179,7 @@ export function buildBwrapArgs(input: BwrapProfileInput): string[] {
     paths.cwd,
     ...env,
     ...(input.seccompFd === undefined ? [] : ['--seccomp', String(input.seccompFd)]),
+    ...(input.blockFd === undefined ? [] : ['--block-fd', String(input.blockFd)]),
     '--',
     input.command,
     ...input.args,

@@ -168,6 +168,8 @@ function requestOf(options: LaunchOptions): LaunchRequest | Promise<LaunchReques
     ...(limits?.tmpMaxBytes === undefined ? {} : { tmpMaxBytes: limits.tmpMaxBytes }),
     ...(options.truthfulExit === undefined ? {} : { truthfulExit: options.truthfulExit }),
     ...(options.denyUserNamespaces === undefined ? {} : { denyUserNamespaces: options.denyUserNamespaces }),
+    // A command with the caller's stdio runs as soon as bwrap starts it: hold it until its groups do.
+    ...(isProgramStdio(options.stdio) ? {} : { gated: true }),
   });
   const policy = options.policy;
   if (typeof policy !== 'function') return build(policy);

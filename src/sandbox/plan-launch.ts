@@ -66,6 +66,7 @@ function planNone(request: LaunchRequest): LaunchPlan {
     passBytes: [],
     signalExitCodes: false,
     asyncIoDenied: false,
+    gated: false,
     release: () => undefined,
   };
 }
@@ -102,6 +103,7 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
       env: policy.env,
       ...(request.tmpMaxBytes === undefined ? {} : { tmpMaxBytes: request.tmpMaxBytes }),
       ...(filterFd === undefined ? {} : { seccompFd: request.firstFreeFd }),
+      ...(request.gated === true ? { blockFd: request.firstFreeFd + passFds.length } : {}),
       command: request.kind === 'node' ? (realpathOrUndefined(request.command) ?? request.command) : request.command,
       args: request.args,
     });
@@ -120,6 +122,7 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
       // in the sandbox can exit with such a code itself (docs/sandbox.md, "Memory").
       signalExitCodes: filter !== undefined && rules.killSignalExitCodes,
       asyncIoDenied: filter !== undefined && rules.denyAsyncIo,
+      gated: request.gated === true,
       release,
     };
   } catch (error) {
@@ -147,6 +150,7 @@ function planNodePermission(request: LaunchRequest): LaunchPlan {
     passBytes: [],
     signalExitCodes: false,
     asyncIoDenied: false,
+    gated: false,
     release: () => undefined,
   };
 }

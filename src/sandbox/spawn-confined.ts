@@ -5,6 +5,7 @@
 // the rest of the project starts processes through launch() (launch.ts, docs/sandbox-launch.md).
 
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { Confined } from './confined.js';
 import type { ConfinedProcess, SpawnConfinedOptions } from './confined-process.js';
 import { coverInheritedFds } from './inherited-fds.js';
@@ -62,12 +63,44 @@ export function spawnConfined(plan: LaunchPlan, options: SpawnConfinedOptions): 
       env: { ...plan.env },
       cwd: plan.cwd,
       // /dev/null over every descriptor the host inherited without close-on-exec (inherited-fds.ts).
-      stdio: coverInheritedFds([...options.stdio, ...plan.passFds]) as StdioOptions,
+      stdio: coverInheritedFds([...options.stdio, ...plan.passFds, ...(plan.gated ? ['pipe' as const] : [])]) as StdioOptions,
       // Its own process group: kill(-pid) reaches the command and the descendants that stay in it.
       detached: true,
     });
   } finally {
     plan.release();
   }
-  return new Confined(child, plan, options);
+  if (moveDelayForTests > 0) blockFor(moveDelayForTests);
+  const confined = new Confined(child, plan, options);
+  if (plan.gated) openGate(confined, child.stdio[options.stdio.length + plan.passFds.length]);
+  return confined;
+}
+
+/**
+ * Lets a gated bwrap start its command (LaunchPlan.gated). The constructor moved bwrap into the
+ * launch's groups, so whatever it forks from then on is born in them; recordChain() moves what it
+ * forked before that, which is blocked on the gate and has forked nothing itself. Only then does the
+ * command run, so no process of it is ever outside the memory limit (docs/sandbox.md, "Memory").
+ */
+function openGate(confined: ConfinedProcess, gate: unknown): void {
+  confined.recordChain();
+  const stream = gate as Writable | null | undefined;
+  if (stream === null || stream === undefined) return;
+  // bwrap gone before it read the byte (a failed start) is its exit's to report, not the write's.
+  stream.on('error', () => undefined);
+  stream.end('.');
+}
+
+let moveDelayForTests = 0;
+
+/**
+ * Tests only: holds the host's thread this long between the spawn and the moves into the launch's
+ * groups, as a loaded host can, so a test sees what a command could do before the moves.
+ */
+export function setGroupMoveDelayForTests(ms: number): void {
+  moveDelayForTests = ms;
+}
+
+function blockFor(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

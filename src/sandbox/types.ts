@@ -81,6 +81,12 @@ export interface LaunchPlan {
    * "Settling").
    */
   readonly asyncIoDenied: boolean;
+  /**
+   * True when bwrap waits, before it starts the command, for one byte on the fd right after
+   * `passFds` (`--block-fd`): the spawn adds a pipe there and writes the byte once the launch's
+   * groups hold every process of the chain (docs/sandbox.md, "Memory").
+   */
+  readonly gated: boolean;
   /** Closes what the plan opened (call right after spawn, and again harmlessly on failure). */
   release(): void;
 }
@@ -121,6 +127,12 @@ export interface LaunchRequest {
    * over files its uid owns. The persistent bash asks for it (docs/minimal-tools.md, "Private channels").
    */
   readonly denyUserNamespaces?: boolean;
+  /**
+   * Under bwrap, hold the command until the spawn has put the process chain into the launch's groups
+   * (see LaunchPlan.gated). For a command that runs at once (bash); a runtime's child waits for its
+   * program on stdin anyway, and the spawner cannot pass the extra fd.
+   */
+  readonly gated?: boolean;
 }
 
 /**
