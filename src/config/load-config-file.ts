@@ -3,7 +3,8 @@
 // setting and rule can say where it came from (`ptc config`, a deny's reason).
 
 import fs from 'node:fs';
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { yamlModule } from '../yaml-module.js';
 import type { z } from 'zod';
 import { parseRuleText, type ApprovalRule, type RuleEffect } from '../approvals/approval-rules.js';
 import { readConfigText } from '../config-file.js';
@@ -35,8 +36,8 @@ export function readConfigFile(file: string): LoadedConfigFile | undefined {
 
 /** Parses and checks the text of config file `file`. */
 export function parseConfigText(text: string, file: string): LoadedConfigFile {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const lines = new (yamlModule().LineCounter)();
+  const doc = yamlModule().parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number | undefined) => (offset === undefined ? file : `${file}:${lines.linePos(offset).line}`);
   const fail = (offset: number | undefined, problem: string): never => {
     throw new ConfigError(`Config file ${at(offset)}: ${problem}.`);
@@ -45,11 +46,11 @@ export function parseConfigText(text: string, file: string): LoadedConfigFile {
   if (firstError !== undefined) {
     fail(firstError.pos[0], `not valid YAML (${firstError.message.split('\n')[0]!.replace(/\.$/, '')}); fix the YAML there (a key is \`name: value\`, a list item \`- value\`)`);
   }
-  if (doc.contents !== null && !isMap(doc.contents)) fail(doc.contents.range?.[0], 'the file must be a map of keys (`model: deepseek-chat`), not a list or a single value');
+  if (doc.contents !== null && !yamlModule().isMap(doc.contents)) fail(doc.contents.range?.[0], 'the file must be a map of keys (`model: deepseek-chat`), not a list or a single value');
   checkKeys(doc, [], CONFIG_KEYS, fail);
   const permissions = doc.getIn(['permissions'], true);
-  if (isMap(permissions)) checkKeys(doc, ['permissions'], PERMISSION_KEYS, fail);
-  if (isMap(doc.getIn(['webSearch'], true))) checkKeys(doc, ['webSearch'], WEB_SEARCH_KEYS, fail);
+  if (yamlModule().isMap(permissions)) checkKeys(doc, ['permissions'], PERMISSION_KEYS, fail);
+  if (yamlModule().isMap(doc.getIn(['webSearch'], true))) checkKeys(doc, ['webSearch'], WEB_SEARCH_KEYS, fail);
 
   const offsetOf = (keyPath: KeyPath): number | undefined => {
     const node = doc.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
@@ -78,11 +79,11 @@ export function parseConfigText(text: string, file: string): LoadedConfigFile {
 
 function checkKeys(doc: Document, mapPath: KeyPath, known: readonly string[], fail: (offset: number | undefined, problem: string) => never): void {
   const map = mapPath.length === 0 ? doc.contents : doc.getIn(mapPath, true);
-  if (!isMap(map)) return;
+  if (!yamlModule().isMap(map)) return;
   const where = mapPath.length === 0 ? '' : ` under ${mapPath.join('.')}`;
   for (const pair of map.items) {
     const keyNode = pair.key;
-    const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+    const key = yamlModule().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
     if (known.includes(key)) continue;
     const offset = (keyNode as { range?: [number, number, number] } | null)?.range?.[0];
     // webSearch takes a key too: the same refusal there (docs/web-tools.md, "Configuration").

@@ -3,12 +3,14 @@
 // (docs/presets.md).
 
 import path from 'node:path';
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { yamlModule } from '../yaml-module.js';
 import { z } from 'zod';
 import { readConfigText } from '../config-file.js';
 import { ConfigError } from '../errors.js';
 import { MAX_PRESET_FILE_BYTES } from '../limits.js';
 import type { PresetRow } from '../row-kind.js';
+import { rememberedPresetParse } from './remembered-parses.js';
 
 export type { PresetRow } from '../row-kind.js';
 
@@ -41,26 +43,23 @@ export function readPresetFile(file: string): PresetFile {
   return parsePresetText(text, absolute);
 }
 
-/** Parses preset YAML read from `file` (used for positions in messages and to resolve relative rows). */
+/**
+ * Parses preset YAML read from `file` (used for positions in messages and to resolve relative rows).
+ * Text byte-for-byte equal to a shipped preset's skips the YAML parse (remembered-parses.ts); the
+ * schema check below runs either way.
+ */
 export function parsePresetText(text: string, file: string): PresetFile {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
-  const lineAt = (offset: number | undefined): number => (offset === undefined ? 1 : lineCounter.linePos(offset).line);
-  // Messages name the place and the kind of problem, never the file's text: a file that is not a
-  // preset at all (a key file named by mistake) must not be shown (docs/security.md, "Limits that hold").
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    const line = first.linePos?.[0].line ?? lineAt(first.pos[0]);
-    throw new ConfigError(`${file}:${line}: YAML syntax error: ${yamlProblem(first.code)}. Fix the file (preset format: docs/presets.md).`);
+  const remembered = rememberedPresetParse(text);
+  if (remembered !== undefined) {
+    const parsed = presetSchema.safeParse(remembered.data);
+    if (parsed.success && parsed.data.plugins.length === remembered.rowLines.length) return presetFileOf(parsed.data, file, (i) => remembered.rowLines[i]!);
   }
-  let data: unknown;
-  try {
-    data = doc.toJS();
-  } catch (error) {
-    // An alias to no anchor, or aliases that expand past the parser's bound.
-    const code = (error as { code?: unknown }).code;
-    throw new ConfigError(`${file}: YAML error: ${yamlProblem(typeof code === 'string' ? code : 'BAD_ALIAS')}. Fix the file (preset format: docs/presets.md).`);
-  }
+  return parsePresetYaml(text, file);
+}
+
+/** parsePresetText without the remembered parses: the YAML parsed here, every time. */
+export function parsePresetYaml(text: string, file: string): PresetFile {
+  const { doc, data, lineAt } = parseYaml(text, file);
   const parsed = presetSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -71,15 +70,51 @@ export function parsePresetText(text: string, file: string): PresetFile {
     const message = issue.code === 'unrecognized_keys' && issue.path[0] !== 'plugins' ? 'unknown key (a preset has only `description` and `plugins`)' : issue.message;
     throw new ConfigError(`${file}:${line}: ${where}${message}. A preset has \`description\` and \`plugins: [{ name, config? }]\` (docs/presets.md).`);
   }
+  return presetFileOf(parsed.data, file, (i) => lineAt(nodeOffset(doc, ['plugins', i])));
+}
+
+/**
+ * What render-shipped-parses.ts remembers of a valid preset text: the data its YAML stands for and
+ * the line of each row. Throws as parsePresetYaml does for a text that is not a valid preset.
+ */
+export function presetParseFacts(text: string, file: string): { data: unknown; rowLines: number[] } {
+  const { doc, data, lineAt } = parseYaml(text, file);
+  const parsed = presetSchema.safeParse(data);
+  if (!parsed.success) throw new ConfigError(`${file}: not a valid preset; check it with \`ptc presets show\` (docs/presets.md).`);
+  return { data, rowLines: parsed.data.plugins.map((_, i) => lineAt(nodeOffset(doc, ['plugins', i]))) };
+}
+
+function parseYaml(text: string, file: string): { doc: Document; data: unknown; lineAt: (offset: number | undefined) => number } {
+  const yaml = yamlModule();
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  const lineAt = (offset: number | undefined): number => (offset === undefined ? 1 : lineCounter.linePos(offset).line);
+  // Messages name the place and the kind of problem, never the file's text: a file that is not a
+  // preset at all (a key file named by mistake) must not be shown (docs/security.md, "Limits that hold").
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const line = first.linePos?.[0].line ?? lineAt(first.pos[0]);
+    throw new ConfigError(`${file}:${line}: YAML syntax error: ${yamlProblem(first.code)}. Fix the file (preset format: docs/presets.md).`);
+  }
+  try {
+    return { doc, data: doc.toJS(), lineAt };
+  } catch (error) {
+    // An alias to no anchor, or aliases that expand past the parser's bound.
+    const code = (error as { code?: unknown }).code;
+    throw new ConfigError(`${file}: YAML error: ${yamlProblem(typeof code === 'string' ? code : 'BAD_ALIAS')}. Fix the file (preset format: docs/presets.md).`);
+  }
+}
+
+function presetFileOf(data: z.infer<typeof presetSchema>, file: string, rowLine: (index: number) => number): PresetFile {
   const baseDir = path.dirname(file);
-  const rows = parsed.data.plugins.map((row, i): PresetRow => ({
+  const rows = data.plugins.map((row, i): PresetRow => ({
     index: i + 1,
     name: row.name,
     ...(row.config === undefined || row.config === null ? {} : { config: row.config }),
-    at: `${file}:${lineAt(nodeOffset(doc, ['plugins', i]))}`,
+    at: `${file}:${rowLine(i)}`,
     baseDir,
   }));
-  return { name: presetNameOf(file), description: parsed.data.description, file, rows };
+  return { name: presetNameOf(file), description: data.description, file, rows };
 }
 
 /** What each YAML error code means, in words that quote nothing of the file. */
@@ -117,7 +152,7 @@ function yamlProblem(code: string): string {
 function nodeOffset(doc: Document, keys: readonly PropertyKey[]): number | undefined {
   for (let n = keys.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(keys.slice(0, n) as (string | number)[], true);
-    if (isNode(node) && node.range) return node.range[0];
+    if (yamlModule().isNode(node) && node.range) return node.range[0];
   }
   return undefined;
 }

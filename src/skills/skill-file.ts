@@ -4,7 +4,8 @@
 // one bad skill never stops the others from loading.
 
 import path from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { yamlModule } from '../yaml-module.js';
+import { rememberedFrontMatter } from './remembered-front-matter.js';
 import { MAX_SKILL_DESCRIPTION_CHARS, MAX_SKILL_NAME_CHARS } from './limits.js';
 
 export const SKILL_FILE_NAME = 'SKILL.md';
@@ -58,21 +59,11 @@ export function parseSkillFile(file: string, text: string): ParsedSkill {
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   if (end < 0) return warn(1, 'the front matter opened on line 1 is not closed: add a `---` line after it');
   const yamlText = lines.slice(1, end).join('\n');
-  const counter = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
-  // Front matter lines are offset by the opening `---`.
-  const lineOf = (offset: number | undefined) => (offset === undefined ? 1 : counter.linePos(offset).line + 1);
-  if (doc.errors.length > 0) {
-    const error = doc.errors[0]!;
-    return warn(lineOf(error.pos[0]), `front matter is not valid YAML (${error.message.split('\n')[0]}); fix it or quote the value`);
-  }
-  if (!isMap(doc.contents)) return warn(2, 'front matter must be a map with `name` and `description`');
-  const map = doc.contents;
-  const lineOfKey = (key: string): number => {
-    const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key);
-    return lineOf((pair?.value as { range?: [number] } | null | undefined)?.range?.[0] ?? (pair?.key as { range?: [number] } | undefined)?.range?.[0]);
-  };
-  const values = doc.toJS() as Record<string, unknown>;
+  // A shipped skill's front matter is not parsed again (remembered-front-matter.ts).
+  const front = rememberedFrontMatter(yamlText) ?? parseFrontMatter(yamlText);
+  if ('warning' in front) return warn(front.warning.line, front.warning.message);
+  const { values } = front;
+  const lineOfKey = (key: string): number => front.keyLines[key] ?? 1;
   const { name, description, ...extra } = values;
   if (typeof name !== 'string') return warn(Object.hasOwn(values, 'name') ? lineOfKey('name') : 2, 'add `name: <skill-name>` (a string) to the front matter');
   const nameProblem = skillNameProblem(name);
@@ -90,4 +81,30 @@ export function parseSkillFile(file: string, text: string): ParsedSkill {
   }
   const body = lines.slice(end + 1).join('\n').replace(/^\n+/, '');
   return { skill: { name, description: description.trim().replace(/\s+/g, ' '), file, dir, body, extra }, warnings };
+}
+
+/** What skill checks need of front matter: its values and the line of each top-level key. */
+export type FrontMatter = { readonly values: Record<string, unknown>; readonly keyLines: Readonly<Record<string, number>> };
+
+/** Parses front matter YAML (the lines between the `---` lines); a problem is a warning with its line. */
+export function parseFrontMatter(yamlText: string): FrontMatter | { readonly warning: { readonly line: number; readonly message: string } } {
+  const yaml = yamlModule();
+  const counter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(yamlText, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  // Front matter lines are offset by the opening `---`.
+  const lineOf = (offset: number | undefined) => (offset === undefined ? 1 : counter.linePos(offset).line + 1);
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0]!;
+    return { warning: { line: lineOf(error.pos[0]), message: `front matter is not valid YAML (${error.message.split('\n')[0]}); fix it or quote the value` } };
+  }
+  if (!yaml.isMap(doc.contents)) return { warning: { line: 2, message: 'front matter must be a map with `name` and `description`' } };
+  const keyLines: Record<string, number> = {};
+  for (const pair of doc.contents.items) {
+    if (!yaml.isScalar(pair.key) || typeof pair.key.value !== 'string') continue;
+    const key = pair.key.value;
+    // The first pair of a key wins, as a search of the items does.
+    if (Object.hasOwn(keyLines, key)) continue;
+    keyLines[key] = lineOf((pair.value as { range?: [number] } | null | undefined)?.range?.[0] ?? pair.key.range?.[0]);
+  }
+  return { values: doc.toJS() as Record<string, unknown>, keyLines };
 }

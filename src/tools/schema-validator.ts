@@ -7,6 +7,7 @@
 
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options } from 'ajv';
+import { quickAcceptOf } from './schema-quick-accept.js';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ConfigError } from '../errors.js';
@@ -104,8 +105,10 @@ function compileIn(schema: JsonSchema, what: string, vetted: boolean): SchemaVal
  */
 export function deferSchema(schema: JsonSchema, what: string): SchemaValidator {
   schemaDialect(schema, what);
+  // A value the accept-only check vouches for needs no ajv; any other is ajv's to judge and word.
+  const quick = quickAcceptOf(schema);
   let validate: SchemaValidator | undefined;
-  return (value) => (validate ??= compileIn(schema, what, true))(value);
+  return (value) => (quick?.(value) ? [] : (validate ??= compileIn(schema, what, true))(value));
 }
 
 function describeError(error: ErrorObject): string {

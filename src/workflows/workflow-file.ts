@@ -4,7 +4,7 @@
 // runs as it is and every line number of an error is the file's own.
 
 import path from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { yamlModule } from '../yaml-module.js';
 import type { JsonSchema } from '../json.js';
 import { MAX_WORKFLOW_DESCRIPTION_CHARS, MAX_WORKFLOW_NAME_CHARS } from './limits.js';
 import type { PtcLanguage } from '../ptc-runtime/types.js';
@@ -103,18 +103,18 @@ export function parseWorkflowFile(file: string, text: string, language: PtcLangu
     header.push(line);
   }
   if (end < 0) return fail(1, `the header opened on line 1 is not closed: add a \`${example}\` line after it`);
-  const counter = new LineCounter();
-  const doc = parseDocument(header.join('\n'), { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  const counter = new (yamlModule().LineCounter)();
+  const doc = yamlModule().parseDocument(header.join('\n'), { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   // Header lines are offset by the opening `---` line.
   const lineOf = (offset: number | undefined) => (offset === undefined ? 2 : counter.linePos(offset).line + 1);
   if (doc.errors.length > 0) {
     const error = doc.errors[0]!;
     return fail(lineOf(error.pos[0]), `the header is not valid YAML (${error.message.split('\n')[0]}); fix it or quote the value`);
   }
-  if (!isMap(doc.contents)) return fail(2, 'the header must be a YAML map with name, description and input');
+  if (!yamlModule().isMap(doc.contents)) return fail(2, 'the header must be a YAML map with name, description and input');
   const map = doc.contents;
   const lineOfKey = (key: string): number => {
-    const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key);
+    const pair = map.items.find((p) => yamlModule().isScalar(p.key) && p.key.value === key);
     return lineOf((pair?.key as { range?: [number] } | undefined)?.range?.[0]);
   };
   const values = doc.toJS() as Record<string, unknown>;

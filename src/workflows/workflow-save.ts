@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { yamlModule } from '../yaml-module.js';
 import { z } from 'zod';
 import { writeFileAtomicAt } from '../builtin-tools/atomic-write.js';
 import { describeFsError } from '../builtin-tools/fs-errors.js';
@@ -83,7 +83,7 @@ export function createWorkflowSaveTool(settings: HarnessSettings) {
         throw new InvalidArgsError(`workflow_save: ${error instanceof HarnessError ? error.message : String(error)}. Fix the input schema and call again.`);
       }
       const language = args.language;
-      const text = renderWorkflowFile({ name: args.name, description, input: args.input as JsonSchema }, args.code, language, (v) => stringify(v, { lineWidth: 0 }));
+      const text = renderWorkflowFile({ name: args.name, description, input: args.input as JsonSchema }, args.code, language, (v) => yamlModule().stringify(v, { lineWidth: 0 }));
       if (Buffer.byteLength(text) > MAX_WORKFLOW_FILE_BYTES) {
         throw new InvalidArgsError(`workflow_save: the workflow is ${Buffer.byteLength(text)} bytes, more than ${MAX_WORKFLOW_FILE_BYTES}; shorten the program.`);
       }

@@ -1,0 +1,31 @@
+// `npm run build` step (before tsc): writes the YAML parses remembered for what the package ships,
+// by the digest of their text: src/presets/shipped-parses.generated.ts (src/presets/remembered-parses.ts)
+// and src/skills/shipped-front-matter.generated.ts (src/skills/remembered-front-matter.ts). Run it alone
+// with `node --import ./scripts/ts-register.mjs scripts/gen-remembered-parses.mjs`. Writes a file only
+// when its text changed, through a temporary file and a rename.
+
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const presets = await import('../src/presets/render-shipped-parses.ts');
+const skills = await import('../src/skills/render-shipped-front-matter.ts');
+for (const [file, text] of [
+  [presets.SHIPPED_PARSES_FILE, presets.renderShippedParsesModule()],
+  [skills.SHIPPED_FRONT_MATTER_FILE, skills.renderShippedFrontMatterModule()],
+]) {
+  const target = join(root, file);
+  let current;
+  try {
+    current = readFileSync(target, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current !== text) {
+    const temporary = `${target}.${process.pid}.tmp`;
+    writeFileSync(temporary, text);
+    renameSync(temporary, target);
+    console.log(`wrote ${file}`);
+  }
+}

@@ -1,0 +1,15 @@
+// Written by scripts/gen-remembered-parses.mjs (npm run build) from presets/*.yml; do not edit.
+// What each shipped preset's YAML stands for, by the SHA-256 of its text (remembered-parses.ts).
+
+export const SHIPPED_PRESET_PARSES = {
+  // presets/creator.yml
+  "51210ffdbfaafec8d03d1f8a45e81b2de9dab9d7959a1bda6c110e4a2a7e2186": {"data":{"description":"The standard tools plus harness_inspect, plugin_try and preset_write — for building and trying your own tools and presets.","plugins":[{"name":"builtin-tools","config":{"tools":["bash","read","write","edit","glob","grep","web_fetch","web_search","todo","task"]}},{"name":"skills"},{"name":"workflows"},{"name":"creator-tools"},{"name":"tool-presentation","config":{"mode":"native"}},{"name":"llm"},{"name":"sessions"},{"name":"logger"},{"name":"loop"}]},"rowLines":[3,5,6,7,8,10,11,12,13]},
+  // presets/minimal.yml
+  "b27c406b658325fada551f7d631e393ab36439ed2ca31cc72e37cc74304387e1": {"data":{"description":"Two tools, presented natively — a persistent shell and a file editor, for simple coding and model comparisons.","plugins":[{"name":"builtin-tools","config":{"tools":["bash-session","str_replace_editor"]}},{"name":"tool-presentation","config":{"mode":"native"}},{"name":"llm"},{"name":"sessions"},{"name":"logger"},{"name":"loop"}]},"rowLines":[3,5,7,8,9,10]},
+  // presets/ptc-python.yml
+  "2934926df50eb98fed118141d17299dbc7f348a04e33c4a89f9db50d9cb398ed": {"data":{"description":"The ptc tools through run_code with the Python runtime — the model writes one async Python program per step (python3 3.9+, standard library only).","plugins":[{"name":"builtin-tools","config":{"tools":["bash","read","write","edit","glob","grep","web_fetch","todo","task"]}},{"name":"skills"},{"name":"workflows"},{"name":"python-runtime"},{"name":"tool-presentation","config":{"mode":"ptc"}},{"name":"llm"},{"name":"sessions"},{"name":"logger"},{"name":"loop"}]},"rowLines":[3,5,6,7,8,10,11,12,13]},
+  // presets/ptc.yml
+  "6f1b111559989e16075a2f1ca2979bf6d78b93d28c531b1a9f4a3373a82b2479": {"data":{"description":"The coding tools, web_fetch, todo and task (subagents) through run_code — the model writes one TypeScript program per step.","plugins":[{"name":"builtin-tools","config":{"tools":["bash","read","write","edit","glob","grep","web_fetch","todo","task"]}},{"name":"skills"},{"name":"workflows"},{"name":"node-runtime"},{"name":"tool-presentation","config":{"mode":"ptc"}},{"name":"llm"},{"name":"sessions"},{"name":"logger"},{"name":"loop"}]},"rowLines":[3,5,6,7,8,10,11,12,13]},
+  // presets/standard.yml
+  "08b8661dc89d86896ba982ad9b447528be95b62c014ae021849da2895f69ded3": {"data":{"description":"The coding tools, web_fetch, web_search, todo and task (subagents) presented natively — one JSON-schema function call per tool call.","plugins":[{"name":"builtin-tools","config":{"tools":["bash","read","write","edit","glob","grep","web_fetch","web_search","todo","task"]}},{"name":"skills"},{"name":"workflows","config":{"save":false}},{"name":"tool-presentation","config":{"mode":"native"}},{"name":"llm"},{"name":"sessions"},{"name":"logger"},{"name":"loop"}]},"rowLines":[3,5,6,8,10,11,12,13]},
+} as const;
