@@ -124,7 +124,8 @@ async function oneRun(rt: ReturnType<typeof createNodeRuntime>, cwd: string): Pr
   const offsetNs = process.hrtime.bigint() - BigInt(Math.round(performance.now() * 1e6));
   const fromTrace = (phase: keyof PhaseTrace['at']) => BigInt(Math.round((trace.at[phase] as number) * 1e6)) + offsetNs;
   const [start, called, resumed] = [BigInt(child.start), BigInt(child.called), BigInt(child.resumed)];
-  const callRead = marks.reads.find((t) => t > called) ?? 0n;
+  // The last read before the binding ran: the call's (the child may be read before its own mark after the call).
+  const callRead = marks.reads.filter((t) => t <= marks.bound).pop() ?? 0n;
   const done = fromTrace('done');
   const at: bigint[] = [
     t0,
