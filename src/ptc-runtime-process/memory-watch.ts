@@ -19,7 +19,7 @@ export class MemoryWatch {
     this.#child = child;
     this.#limitBytes = limitBytes;
     this.#hint = hint;
-    this.#oomKillsBefore = child.memoryMechanism === 'cgroup-v1' ? (child.oomKills() ?? 0) : undefined;
+    this.#oomKillsBefore = child.memoryMechanism === 'cgroup-v1' ? (child.oomKillsBeforeRun() ?? 0) : undefined;
   }
 
   /**

@@ -58,6 +58,9 @@ export class ProcessChild {
   #broken: string | undefined;
   #exit: ChildExit | undefined;
   #disposing: Promise<void> | undefined;
+  /** A run was attached at least once (a kept process's later runs read the OOM count afresh). */
+  #attachedOnce = false;
+  #oomKillsAtReady: number | undefined;
   readonly #launching: Promise<void>;
   readonly #trace: PhaseRecorder | undefined;
   /** Resolves (never rejects) once the cleanup after dispose() is done. */
@@ -99,6 +102,16 @@ export class ProcessChild {
   /** The kernel's count of OOM kills in the memory group; undefined without one (or unreadable). */
   oomKills(): number | undefined {
     return this.#confined?.memoryGroup?.oomKills();
+  }
+
+  /**
+   * The count a run's memory watch starts from: for the first run of a pooled child, the count read
+   * at `ready` (off the run's path, docs/benchmarks.md, "Warm run profile"), which no program of it
+   * can have raised yet (a kill while idle then counts against the run: stricter, never looser); for
+   * a kept process's later runs, the count now.
+   */
+  oomKillsBeforeRun(): number | undefined {
+    return this.#attachedOnce ? this.oomKills() : (this.#oomKillsAtReady ?? this.oomKills());
   }
 
   /** The resident size summed over the whole tree, for the tree-wide watchdog (nothing once it exited). */
@@ -259,6 +272,7 @@ export class ProcessChild {
   /** The chain from the spawned process down to the program's own process (under bwrap: monitor, init, interpreter). */
   #recordChain(): void {
     if (this.#programPid !== undefined || this.#confined === undefined) return;
+    if (!this.#attachedOnce) this.#oomKillsAtReady = this.oomKills();
     const chain = this.#confined.recordChain();
     if (chain.length > 0) this.#programPid = chain[chain.length - 1] as number;
   }
@@ -266,6 +280,7 @@ export class ProcessChild {
   /** Hands the ready child to a run; frames and the exit now go to `listener` until detach(). */
   attach(listener: ChildListener): void {
     this.#listener = listener;
+    this.#attachedOnce = true;
     this.#setRef(true);
     const pid = this.#proc?.pid;
     this.#recordChain();

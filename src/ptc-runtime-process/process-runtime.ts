@@ -211,7 +211,9 @@ export function createProcessRuntime<L extends PtcLanguage>(config: ProcessRunti
     let channelKey = shape.channelKey;
     // Ready when taken: a warm run, which children booting for the pool wait for (boot-pause.ts).
     const warm = taken.usable;
-    let readyError = await waitReady(child, deadlineAt, spec, closing.signal, language.notStarted);
+    // A warm child has nothing to wait for: no timer, no listeners, no turn of the event loop (the
+    // session checks the abort, the close and the deadline itself; docs/benchmarks.md, "Warm run profile").
+    let readyError = warm ? undefined : await waitReady(child, deadlineAt, spec, closing.signal, language.notStarted);
     if (readyError === undefined && !child.usable) {
       // A waiting child died (killed from outside): start a fresh one instead.
       void child.dispose();

@@ -365,7 +365,8 @@ class Session {
     if (this.#watchdog !== undefined) clearInterval(this.#watchdog);
     if (this.#onAbort !== undefined) this.#input.spec.signal?.removeEventListener('abort', this.#onAbort);
     if (this.#onClose !== undefined) this.#input.closeSignal.removeEventListener('abort', this.#onClose);
-    this.#calls.abort();
+    // Only bindings hold its signal: a run that made no call has nobody to tell (the abort's error costs ~50 µs).
+    if (this.#lastCallId >= this.#input.firstCallId) this.#calls.abort();
     // Every failure passes here: one cap for whatever text the program or the runtime produced.
     const error = outcome.error === undefined ? undefined : { code: outcome.error.code, message: capErrorMessage(outcome.error.message) };
     const result: RunResult = {
