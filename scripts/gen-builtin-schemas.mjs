@@ -3,23 +3,10 @@
 // `node --import ./scripts/ts-register.mjs scripts/gen-builtin-schemas.mjs`. Writes only when the text
 // changed, through a temporary file and a rename, so a failed run leaves the old file whole.
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeIfChanged } from './write-if-changed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { GENERATED_FILE, renderSchemasModule } = await import('../src/builtin-tools/contracts/render-schemas.ts');
-const target = join(root, GENERATED_FILE);
-const text = renderSchemasModule();
-let current;
-try {
-  current = readFileSync(target, 'utf8');
-} catch {
-  current = undefined;
-}
-if (current !== text) {
-  const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, target);
-  console.log(`wrote ${GENERATED_FILE}`);
-}
+if (writeIfChanged(join(root, GENERATED_FILE), renderSchemasModule())) console.log(`wrote ${GENERATED_FILE}`);

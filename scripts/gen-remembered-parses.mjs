@@ -4,9 +4,9 @@
 // with `node --import ./scripts/ts-register.mjs scripts/gen-remembered-parses.mjs`. Writes a file only
 // when its text changed, through a temporary file and a rename.
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeIfChanged } from './write-if-changed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const presets = await import('../src/presets/render-shipped-parses.ts');
@@ -15,17 +15,5 @@ for (const [file, text] of [
   [presets.SHIPPED_PARSES_FILE, presets.renderShippedParsesModule()],
   [skills.SHIPPED_FRONT_MATTER_FILE, skills.renderShippedFrontMatterModule()],
 ]) {
-  const target = join(root, file);
-  let current;
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current !== text) {
-    const temporary = `${target}.${process.pid}.tmp`;
-    writeFileSync(temporary, text);
-    renameSync(temporary, target);
-    console.log(`wrote ${file}`);
-  }
+  if (writeIfChanged(join(root, file), text)) console.log(`wrote ${file}`);
 }
