@@ -12,21 +12,20 @@ import type { SpillStore } from './spill.js';
 import type { ExecuteOptions, ToolCall } from './tool-calls.js';
 import { collapsedMessage, executionTarget, unknownToolMessage, type ExecutionTarget } from './tool-presentation.js';
 import { scopedFor, type Entry, type ToolStore } from './tool-store.js';
-import type { AnyToolDefinition, DeferredContext, ToolCallResult, ToolExecContext } from './types.js';
+import type { AnyToolDefinition, DeferredContext, ToolCallRef, ToolCallResult, ToolExecContext } from './types.js';
 
 /** Runs one call of `name` in `ctx`'s container through the whole pipeline; emits `tools/result`. */
 export async function executeCall(ctx: Context, store: ToolStore, name: string, args: unknown, options: ExecuteOptions): Promise<ToolCallResult> {
   const scope = options.scope ?? ctx;
   const id = options.id ?? store.newCallId();
   const snapshot = snapshotArgs(args);
-  const call: ToolCall = Object.freeze({
-    id,
-    name,
-    args: snapshot.ok ? snapshot.value : null,
-    ...(options.parent ? { parent: Object.freeze({ ...options.parent }) } : {}),
-    scope,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  // One literal per shape, in the order observers see: no throwaway objects per call (docs/control-channel.md, "Hot path").
+  const callArgs = snapshot.ok ? snapshot.value : null;
+  const fields: { -readonly [K in keyof ToolCall]: ToolCall[K] } = options.parent
+    ? { id, name, args: callArgs, parent: frozenRef(options.parent), scope }
+    : { id, name, args: callArgs, scope };
+  if (options.signal) fields.signal = options.signal;
+  const call: ToolCall = Object.freeze(fields);
 
   const target = executionTarget(store, name, scope, call.parent !== undefined);
   const def = target.def;
@@ -38,7 +37,7 @@ export async function executeCall(ctx: Context, store: ToolStore, name: string, 
       result = failure('TOOL_FAILED', `finalizeContent of tool "${name}" failed: ${messageOf(error)}`);
     }
   }
-  const frozen = deepFreeze({ ...result });
+  const frozen = deepFreeze(copyResult(result));
   ctx.emit('tools/result', Object.freeze({ call, result: frozen }));
   return frozen;
 }
@@ -83,12 +82,14 @@ async function runChecked(
     args = parsed.value;
   }
 
-  const decision = await hook('tools/pre-execute', () => ctx.serial('tools/pre-execute', call));
+  const pending = hook('tools/pre-execute', () => (heard(ctx, 'tools/pre-execute') ? ctx.serial('tools/pre-execute', call) : undefined));
+  const decision = pending instanceof Promise ? await pending : pending;
   if (!decision.ok) return decision.result;
   if (decision.value) return failure('PERMISSION_DENIED', `The call to "${call.name}" was blocked: ${decision.value.block}`);
 
   for (const guard of scopedFor(store.guards, call.scope)) {
-    const verdict = await hook('guard', () => guard(call));
+    const pendingVerdict = hook('guard', () => guard(call));
+    const verdict = pendingVerdict instanceof Promise ? await pendingVerdict : pendingVerdict;
     if (!verdict.ok) return verdict.result;
     if (verdict.value !== undefined) return failure('PERMISSION_DENIED', `The call to "${call.name}" was denied: ${verdict.value}`);
   }
@@ -96,7 +97,8 @@ async function runChecked(
   if (signal?.aborted) return failure('ABORTED', `The call to "${call.name}" was aborted before it started.`);
   let result = await runBody(ctx, call, args, def, entry, signal, spill);
 
-  const post = await hook('tools/post-execute', () => ctx.serial('tools/post-execute', call, result));
+  const pendingPost = hook('tools/post-execute', () => (heard(ctx, 'tools/post-execute') ? ctx.serial('tools/post-execute', call, result) : undefined));
+  const post = pendingPost instanceof Promise ? await pendingPost : pendingPost;
   if (!post.ok) return post.result;
   if (post.value && 'block' in post.value) {
     return failure('PERMISSION_DENIED', `The result of "${call.name}" was blocked: ${post.value.block}`);
@@ -114,27 +116,30 @@ async function runBody(
   signal: AbortSignal | undefined,
   spill: SpillStore | undefined,
 ): Promise<ToolCallResult> {
-  const deferred: DeferredContext[] = [];
-  const exec: ToolExecContext = {
+  // Fields added in the order tools have always seen them, without a throwaway object per field.
+  let deferred: DeferredContext[] | undefined;
+  const exec: { -readonly [K in keyof ToolExecContext]: ToolExecContext[K] } = {
     signal: signal ?? new AbortController().signal,
     callId: call.id,
     scope: call.scope,
-    ...(call.parent ? { parent: call.parent } : {}),
-    ...(spill ? { spill } : {}),
-    deferContext: (entry) => void deferred.push(Object.freeze({ ...entry })),
-  };
-  const body = async (): Promise<JsonValue | undefined> =>
-    (await (def.execute as (args: unknown, exec: ToolExecContext) => unknown)(args, exec)) as JsonValue | undefined;
-  const chain = ctx.listeners('tools/execute').reduceRight<() => Promise<JsonValue | undefined>>(
-    (next, middleware) => () => middleware(call, next),
-    body,
-  );
+  } as ToolExecContext;
+  if (call.parent) exec.parent = call.parent;
+  if (spill) exec.spill = spill;
+  exec.deferContext = (entry) => void (deferred ??= []).push(Object.freeze({ ...entry }));
+  const execute = def.execute as (args: unknown, exec: ToolExecContext) => unknown;
+  const middleware = ctx.listeners('tools/execute');
   const withContexts = (r: ToolCallResult): ToolCallResult =>
-    deferred.length > 0 ? { ...r, deferredContexts: [...deferred] } : r;
+    deferred !== undefined && deferred.length > 0 ? { ...r, deferredContexts: [...deferred] } : r;
 
   let value: JsonValue | undefined;
   try {
-    value = await chain();
+    if (middleware.length === 0) {
+      value = (await execute(args, exec)) as JsonValue | undefined;
+    } else {
+      const body = async (): Promise<JsonValue | undefined> => (await execute(args, exec)) as JsonValue | undefined;
+      const chain = middleware.reduceRight<() => Promise<JsonValue | undefined>>((next, step) => () => step(call, next), body);
+      value = await chain();
+    }
   } catch (error) {
     if (signal?.aborted) return withContexts(failure('ABORTED', `The call to "${call.name}" was aborted.`));
     const info = error instanceof HarnessError ? error.toInfo() : { code: 'TOOL_FAILED' as const, message: messageOf(error) };
@@ -178,19 +183,42 @@ async function runBody(
   } catch (error) {
     return withContexts(failure('TOOL_FAILED', `Rendering the result of "${call.name}" failed: ${messageOf(error)}`));
   }
-  return withContexts({ ...(value !== undefined ? { value } : {}), content, isError: false });
+  return withContexts(value !== undefined ? { value, content, isError: false } : { content, isError: false });
 }
 
-/** Runs one hook step; a throwing hook fails the call closed instead of escaping the pipeline. */
-async function hook<T>(
-  what: string,
-  step: () => T | Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; result: ToolCallResult }> {
+/** A hook step's outcome: at once when the step returned a value, else once its promise settles. */
+type HookOutcome<T> = { ok: true; value: T } | { ok: false; result: ToolCallResult };
+
+/**
+ * Runs one hook step; a throwing hook fails the call closed instead of escaping the pipeline. A step
+ * that returns a plain value (an event nobody listens to) gives its outcome without a promise, so
+ * the call takes no microtask hop for it (docs/control-channel.md, "Hot path").
+ */
+function hook<T>(what: string, step: () => T | Promise<T>): HookOutcome<T> | Promise<HookOutcome<T>> {
   try {
-    return { ok: true, value: await step() };
+    const out = step();
+    // A thenable of any kind is awaited, as `await` would; only a plain value settles at once.
+    if (!isThenable(out)) return { ok: true, value: out };
+    return Promise.resolve(out).then(
+      (value): HookOutcome<T> => ({ ok: true, value }),
+      (error: unknown) => hookFailed(what, error),
+    );
   } catch (error) {
-    return { ok: false, result: failure('TOOL_FAILED', `A ${what} hook failed: ${messageOf(error)}`) };
+    return hookFailed(what, error);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function hookFailed(what: string, error: unknown): { ok: false; result: ToolCallResult } {
+  return { ok: false, result: failure('TOOL_FAILED', `A ${what} hook failed: ${messageOf(error)}`) };
+}
+
+/** Whether `name` has a listener: with none, `ctx.serial(name, ...)` resolves to undefined, given here at once. */
+function heard(ctx: Context, name: 'tools/pre-execute' | 'tools/post-execute'): boolean {
+  return ctx.listeners(name).length > 0;
 }
 
 type Snapshot = { ok: true; value: JsonValue } | { ok: false; reason: string };
@@ -231,6 +259,23 @@ function copyJson(value: JsonValue, freeze: boolean): JsonValue {
     else out[key] = item;
   }
   return freeze ? Object.freeze(out) : out;
+}
+
+/** The caller's parent reference, copied and frozen; one that is frozen already is shared as it is. */
+function frozenRef(parent: ToolCallRef): ToolCallRef {
+  return Object.isFrozen(parent) ? parent : Object.freeze({ ...parent });
+}
+
+/**
+ * A shallow copy of a result, its fields in their order, built as a literal: V8 freezes a literal's
+ * copy several times faster than a spread's (docs/control-channel.md, "Hot path").
+ */
+function copyResult(result: ToolCallResult): ToolCallResult {
+  const out: { -readonly [K in keyof ToolCallResult]: ToolCallResult[K] } =
+    'value' in result ? { value: result.value, content: result.content, isError: result.isError } : { content: result.content, isError: result.isError };
+  if ('error' in result) out.error = result.error;
+  if ('deferredContexts' in result) out.deferredContexts = result.deferredContexts;
+  return out;
 }
 
 function deepFreeze<T>(value: T): T {
