@@ -256,6 +256,30 @@ describe('the execution pipeline', () => {
     expect(bodyRan).toBe(false);
   });
 
+  it('a guard answering through a thenable is awaited, and one throwing at once fails the call closed', async () => {
+    // A thenable that is not a Promise: its denial arrives only once it is awaited.
+    const later: PromiseLike<string> = { then: (resolve) => Promise.resolve('decided later').then(resolve) };
+    const stop = env.tools.guard(() => later as unknown as Promise<string>);
+    const denied = await env.tools.execute('echo', { text: 'x' });
+    expect(denied.error).toEqual({ code: 'PERMISSION_DENIED', message: 'The call to "echo" was denied: decided later' });
+    stop();
+    env.tools.guard(() => {
+      throw new Error('policy store offline');
+    });
+    const failed = await env.tools.execute('echo', { text: 'x' });
+    expect(failed.error).toEqual({ code: 'TOOL_FAILED', message: 'A guard hook failed: policy store offline' });
+  });
+
+  it('a post-execute listener throwing at once fails the call closed; with none the value comes through', async () => {
+    const ok = await env.tools.execute('echo', { text: 'x' });
+    expect(ok.value).toEqual({ echoed: 'x' });
+    env.root.on('tools/post-execute', () => {
+      throw new Error('audit sink full');
+    });
+    const failed = await env.tools.execute('echo', { text: 'x' });
+    expect(failed.error).toEqual({ code: 'TOOL_FAILED', message: 'A tools/post-execute hook failed: audit sink full' });
+  });
+
   it('a guard registered by a plugin applies only to calls in its scope', async () => {
     let scope: Context | undefined;
     env.root.plugin({
