@@ -10,6 +10,7 @@
 // meaning is subtle it is stricter than ajv (only finite numbers are numbers), which only sends a
 // value to ajv.
 
+import { isRecord as isObject } from '../codegen/schema-access.js';
 import { isJsonValue, type JsonSchema } from '../json.js';
 
 /** true: the schema accepts the value; false: ask ajv. */
@@ -127,10 +128,6 @@ function isType(value: unknown, type: string): boolean {
     default:
       return Array.isArray(value);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isCount(value: unknown): value is number {
