@@ -7,7 +7,8 @@ import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { encodeFrame, type HostFrame } from './frames.js';
 import { LineDecoder } from './line-decoder.js';
-import { readIntoBuffer, writeNow } from './raw-channel.js';
+import { readIntoBuffer, socketFd, writeNow } from './raw-channel.js';
+import { SpinWait } from './spin-wait.js';
 import { READ_BUFFER_BYTES } from './limits.js';
 
 export interface ChildStreamEvents {
@@ -27,6 +28,8 @@ export class ChildStreams {
   readonly #decoder: LineDecoder;
   readonly #maxFrameBytes: number;
   readonly #events: ChildStreamEvents;
+  /** Waits for the next frame without sleeping (spin-wait.ts); only on the raw path. */
+  readonly #spin: SpinWait | undefined;
   #stderrTail = '';
   #ended = false;
 
@@ -36,7 +39,12 @@ export class ChildStreams {
     const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     // Each read straight into one buffer (docs/control-channel.md, "Hot path"); where this Node does
     // not allow it, `data` events as before. The decoder copies an unfinished line out of the buffer.
-    const raw = readIntoBuffer(channel, buffer, (bytes) => this.#onData(buffer.subarray(0, bytes)));
+    const raw = readIntoBuffer(channel, buffer, (bytes) => {
+      this.#spin?.arrived();
+      this.#onData(buffer.subarray(0, bytes));
+    });
+    const fd = () => (channel.destroyed ? undefined : socketFd(channel));
+    this.#spin = raw && fd() !== undefined ? new SpinWait(fd, buffer, (bytes) => this.#onData(buffer.subarray(0, bytes))) : undefined;
     this.#decoder = new LineDecoder(limits.maxFrameBytes, { reusedChunks: raw });
     this.#maxFrameBytes = limits.maxFrameBytes;
     this.#events = events;
@@ -86,6 +94,19 @@ export class ChildStreams {
     return writeNow(this.#channel, encoded ?? encodeFrame(frame));
   }
 
+  /**
+   * The host answered every call in flight: waits a short while, without sleeping, for the child's
+   * next frame (spin-wait.ts), which then goes through the same path as any read.
+   */
+  replied(): void {
+    if (!this.#ended && !this.#channel.destroyed) this.#spin?.replied();
+  }
+
+  /** The run is over: a wait it left scheduled is dropped (ChildStreams.replied). */
+  cancelWait(): void {
+    this.#spin?.cancel();
+  }
+
   #onData(chunk: Buffer): void {
     // Total by construction (docs/control-channel.md): whatever a frame makes the host's handlers
     // throw ends this run as PROTOCOL instead of escaping into the socket's event handler.
@@ -103,6 +124,7 @@ export class ChildStreams {
   #onEnd(): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#spin?.cancel();
     this.#events.end();
   }
 }

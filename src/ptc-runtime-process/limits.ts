@@ -18,3 +18,12 @@ export const POOL_RESERVE_LOW = 2;
 export const POOL_MAX_STARTING = 2;
 /** One read of the channel at most; a longer frame arrives in several reads. */
 export const READ_BUFFER_BYTES = 64 * 1024;
+/**
+ * The longest a host waits without sleeping for a program's next frame after answering all its
+ * calls (spin-wait.ts): a sequential program's next call comes 5-30 µs after its reply here.
+ */
+export const SPIN_WAIT_NS = 100_000n;
+/** The longest the host's event loop is held by such waits in a row before it must turn. */
+export const SPIN_STREAK_NS = 1_000_000n;
+/** The most waits skipped after misses in a row (0, 1, 3, 7, ... per miss; a catch resets it). */
+export const SPIN_BACKOFF_MAX = 64;

@@ -293,6 +293,7 @@ export class ProcessChild {
   /** The run settled and keeps this process (in-memory mode): idle again, not keeping the host alive. */
   detach(): void {
     this.#listener = undefined;
+    this.#streams?.cancelWait();
     this.#setRef(false);
   }
 
@@ -306,6 +307,11 @@ export class ProcessChild {
     const queued = streams.send(frame, encoded);
     if (this.#trace !== undefined && frame.type === 'run') this.#trace.mark('sent');
     return queued;
+  }
+
+  /** The run answered every call in flight: the next frame is likely close (ChildStreams.replied). */
+  replied(): void {
+    if (this.#exit === undefined) this.#streams?.replied();
   }
 
   /** The program process's resident memory in bytes (undefined when unknown or gone). */
@@ -363,6 +369,7 @@ export class ProcessChild {
    * (docs/runtime-lifecycle.md, "Settling"). The cleanup goes on after it; see `cleanedUp`.
    */
   dispose(): Promise<void> {
+    this.#streams?.cancelWait();
     this.#disposing ??= this.#dispose();
     return this.#disposing;
   }

@@ -20,6 +20,12 @@ function handleOf(socket: Socket): StreamHandle | undefined {
   return handle === null ? undefined : handle;
 }
 
+/** The socket's file descriptor, or undefined once it has none (or on a Node that hides it). */
+export function socketFd(socket: Socket): number | undefined {
+  const fd = handleOf(socket)?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined;
+}
+
 /**
  * Makes `socket` deliver each read into `buffer` and call `onRead(bytes)` instead of emitting
  * `data`, as a socket made with `onread` does; the buffer is reused by the next read. Call it before
@@ -51,8 +57,8 @@ export function readIntoBuffer(socket: Socket, buffer: Buffer, onRead: (bytes: n
  * queued on the stream, which the child has not read yet.
  */
 export function writeNow(socket: Socket, text: string): number {
-  const fd = handleOf(socket)?.fd;
-  if (socket.writableLength === 0 && typeof fd === 'number' && fd >= 0 && !socket.destroyed) {
+  const fd = socketFd(socket);
+  if (socket.writableLength === 0 && fd !== undefined && !socket.destroyed) {
     let written: number;
     try {
       written = writeSync(fd, text);

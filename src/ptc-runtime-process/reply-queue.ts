@@ -18,6 +18,8 @@ export interface ReplyQueueEvents {
   readonly stalled: (queued: number) => void;
   /** A write from the scheduled flush threw. */
   readonly failed: (error: unknown) => void;
+  /** A batch was written (and nothing is queued behind it). */
+  readonly flushed: () => void;
 }
 
 export class ReplyQueue {
@@ -103,5 +105,6 @@ export class ReplyQueue {
     this.#lastOutgoing = undefined;
     const queued = this.#channel.send(frame, text);
     if (queued > MAX_QUEUED_REPLY_BYTES) this.#events.stalled(queued);
+    else if (queued === 0) this.#events.flushed();
   }
 }

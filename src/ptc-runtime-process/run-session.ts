@@ -103,6 +103,10 @@ class Session {
             `do not block the event loop while ${this.#input.texts.calls} are in flight`,
         ),
       failed: (error) => this.#replyFailed(error),
+      // Every call answered: the program's next frame is likely microseconds away (spin-wait.ts).
+      flushed: () => {
+        if (this.#pending.size === 0 && !this.#settled) this.#input.child.replied();
+      },
     });
   }
 

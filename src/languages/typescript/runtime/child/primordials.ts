@@ -12,6 +12,8 @@ export const parseJson = JSON.parse;
 export const byteLength = Buffer.byteLength;
 export const exitProcess = process.exit.bind(process);
 export const nextTick = process.nextTick;
+export const setImmediateNow = setImmediate;
+export const hrtimeBigint = process.hrtime.bigint;
 export const captureStackTrace = Error.captureStackTrace;
 /** The Error whose stackTraceLimit V8 reads when it captures a stack, even if the program replaces the global. */
 export const errorConstructor = Error;
