@@ -1,0 +1,132 @@
+// Waiting for frames without sleeping (docs/control-channel.md, "Waiting without sleeping"): after
+// the host answers every call in flight it reads the channel for a moment without blocking, and a
+// lone call in the child does the same for its reply. These programs try to turn that against the
+// host and against themselves: a call loop that never ends, timers that must still fire, frames
+// landing right after a reply that must still be checked, and two programs that must both progress.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BindingFunction, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
+import { createNodeRuntime, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
+
+const workspace = mkdtempSync(join(tmpdir(), 'ptc-channel-waits-'));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+const functions = Object.assign(Object.create(null) as Record<string, BindingFunction>, {
+  echo: async (args) => args,
+} satisfies Record<string, BindingFunction>);
+
+let rt: NodeRuntime;
+beforeAll(() => {
+  rt = createNodeRuntime({ sandbox: 'auto', pool: { size: 2 } });
+});
+afterAll(async () => {
+  await rt.close();
+});
+
+async function attempt(program: string, request: Partial<RunRequest> = {}): Promise<RunResult> {
+  return rt.run(
+    await rt.resolve({
+      program,
+      cwd: workspace,
+      timeoutMs: 30_000,
+      bindings: [{ global: 'tools', functions, errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } }],
+      ...request,
+    }),
+  );
+}
+
+/** Program text defining send(line): writes all of it to fd 3 itself. */
+const SEND = [
+  'const fs = require("node:fs");',
+  'function send(text) {',
+  '  const bytes = Buffer.from(text + "\\n");',
+  '  for (let at = 0; at < bytes.length; ) {',
+  '    try { at += fs.writeSync(3, bytes, at); } catch (e) { if (e.code !== "EAGAIN") throw e; }',
+  '  }',
+  '}',
+].join('\n');
+
+describe('waits that hold no loop for long', () => {
+  it('a program calling in a loop forever still meets its deadline', async () => {
+    const started = Date.now();
+    const result = await attempt('for (;;) await tools.echo({ n: 1 });', { timeoutMs: 500 });
+    expect(result.error?.code).toBe('TIMEOUT');
+    // The deadline is a host timer: it fires only if the waits let the host's event loop turn.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("the host's timers keep running while a program makes sequential calls", async () => {
+    let last = performance.now();
+    let longest = 0;
+    let ticks = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      ticks++;
+    }, 1);
+    let result: RunResult;
+    try {
+      result = await attempt('const start = Date.now(); let n = 0; while (Date.now() - start < 1500) { await tools.echo({ n }); n++; } return n;');
+    } finally {
+      clearInterval(timer);
+    }
+    expect(result.error).toBeUndefined();
+    expect(result.value as number).toBeGreaterThan(100);
+    // Waits that held the loop until the program ended would let no tick run for 1.5 s. (Misses
+    // turn the loop too; src/ptc-runtime-process/spin-wait.test.ts checks the streak bound itself.)
+    expect(ticks).toBeGreaterThan(50);
+    expect(longest).toBeLessThan(500);
+  });
+
+  it("the program's own timers fire while it makes sequential calls", async () => {
+    const result = await attempt(
+      [
+        'let ticks = 0;',
+        'const timer = setInterval(() => ticks++, 1);',
+        'const start = Date.now();',
+        'let calls = 0;',
+        'while (Date.now() - start < 500) { await tools.echo({ calls }); calls++; }',
+        'clearInterval(timer);',
+        'return { ticks, calls };',
+      ].join('\n'),
+    );
+    expect(result.error).toBeUndefined();
+    const { ticks, calls } = result.value as { ticks: number; calls: number };
+    expect(calls).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan(20);
+  });
+
+  it('two programs making sequential calls at once both finish', async () => {
+    const program = 'let n = 0; for (let i = 0; i < 3000; i++) { await tools.echo({ i }); n++; } return n;';
+    const [a, b] = await Promise.all([attempt(program), attempt(program)]);
+    expect(a.error).toBeUndefined();
+    expect(b.error).toBeUndefined();
+    expect([a.value, b.value]).toEqual([3000, 3000]);
+  });
+});
+
+describe('frames a wait catches are checked like any other', () => {
+  it('a forged call with a stale id right after a reply is PROTOCOL', async () => {
+    const result = await attempt(`${SEND}\nawait tools.echo({ a: 1 });\nsend('{"type":"call","id":1,"global":"tools","member":"echo","args":{}}');\nawait new Promise(() => {});`);
+    expect(result.error?.code).toBe('PROTOCOL');
+    expect(result.error?.message).toMatch(/duplicate call id 1/);
+  });
+
+  it('an oversize frame right after a reply is PROTOCOL', async () => {
+    const result = await attempt(
+      `${SEND}\nawait tools.echo({ a: 1 });\nsend('{"type":"log","text":"' + 'x'.repeat(20 * 1024 * 1024) + '"}');\nawait new Promise(() => {});`,
+    );
+    expect(result.error?.code).toBe('PROTOCOL');
+    expect(result.error?.message).toMatch(/exceeded/);
+  });
+
+  it('a done frame right after a reply settles the run with its value', async () => {
+    const result = await attempt('const r = await tools.echo({ a: 41 }); return r.a + 1;');
+    expect(result.error).toBeUndefined();
+    expect(result.value).toBe(42);
+  });
+});
