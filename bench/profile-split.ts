@@ -108,6 +108,9 @@ interface Steps {
   readonly childWake: number;
   readonly loop: number;
   readonly total: number;
+  /** Over every call from the first (the cold ones and the slow wake-ups in the tail included). */
+  readonly p90: number;
+  readonly mean: number;
 }
 
 async function measure(run: Runner<ChildMarks>): Promise<Steps> {
@@ -117,7 +120,7 @@ async function measure(run: Runner<ChildMarks>): Promise<Steps> {
   marks.recording = false;
   const base = BigInt(child.base);
   const at = (t: bigint | undefined) => (t === undefined ? Number.NaN : Number(t - base));
-  const steps = { childWrite: [], hostWake: [], decode: [], reply: [], replyWrite: [], childWake: [], loop: [], total: [] } as Record<keyof Steps, number[]>;
+  const steps = { childWrite: [], hostWake: [], decode: [], reply: [], replyWrite: [], childWake: [], loop: [], total: [] } as Record<Exclude<keyof Steps, 'p90' | 'mean'>, number[]>;
   for (let i = SKIP; i < CALLS - 1; i++) {
     const [c0, c1, c2] = [child.before[i] as number, child.sent[i] as number, child.resumed[i] as number];
     const [h1, h2, h4, h5] = [at(marks.read[i]), at(marks.bound[i]), at(marks.write[i]), at(marks.written[i])];
@@ -131,7 +134,12 @@ async function measure(run: Runner<ChildMarks>): Promise<Steps> {
     steps.total.push((child.before[i + 1] as number) - c0);
   }
   const us = (values: number[]) => median(values.filter(Number.isFinite)) / 1000;
+  const all: number[] = [];
+  for (let i = 0; i < CALLS - 1; i++) all.push((child.before[i + 1] as number) - (child.before[i] as number));
+  all.sort((a, b) => a - b);
   return {
+    p90: (all[Math.floor(all.length * 0.9)] as number) / 1000,
+    mean: all.reduce((sum, v) => sum + v, 0) / all.length / 1000,
     childWrite: us(steps.childWrite),
     hostWake: us(steps.hostWake),
     decode: us(steps.decode),
@@ -152,6 +160,8 @@ const ROWS: readonly [keyof Steps, string, string][] = [
   ['childWake', 'child: wake-up, read, parse, settle, back in the program after `await`', 'the same'],
   ['loop', 'child: the program\'s loop to its next call', 'the same'],
   ['total', 'one round trip, call to call', 'the same'],
+  ['p90', 'one round trip, 90th percentile over every call from the first', 'the same'],
+  ['mean', 'one round trip, mean over every call from the first (what the rate of a whole program sees)', 'the same'],
 ];
 
 async function main(): Promise<void> {
@@ -186,8 +196,9 @@ async function main(): Promise<void> {
       const shown = pipelineLabel === 'the same' ? label : `${label} (pipeline: ${pipelineLabel})`;
       console.log(`| ${shown} | ${mid(results.bare, key).toFixed(1)} | ${mid(results.pipeline, key).toFixed(1)} |`);
     }
-    const rate = (list: Steps[]) => Math.round(1e6 / mid(list, 'total')).toLocaleString('en-US');
-    console.log(`| the same as a rate | ${rate(results.bare)} /s | ${rate(results.pipeline)} /s |`);
+    const rate = (list: Steps[], key: keyof Steps) => Math.round(1e6 / mid(list, key)).toLocaleString('en-US');
+    console.log(`| the median as a rate | ${rate(results.bare, 'total')} /s | ${rate(results.pipeline, 'total')} /s |`);
+    console.log(`| the mean as a rate | ${rate(results.bare, 'mean')} /s | ${rate(results.pipeline, 'mean')} /s |`);
     // The baseline of the same run: the bare fd-3 echo between two Node processes (bench/echo-baseline.ts).
     const echo = await warmEchoRates(CALLS);
     console.log(

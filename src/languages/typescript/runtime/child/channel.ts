@@ -90,6 +90,7 @@ export function releaseWrites(): void {
   flushScheduled = false;
   queuedCalls = 0;
   lastBatchCalls = 0;
+  loneCalls = 0;
 }
 
 /** Call frames made in one turn of the event loop, written together (docs/control-channel.md, "Hot path"). */
@@ -98,6 +99,8 @@ let flushScheduled = false;
 /** Calls queued in this turn, and in the last batch written: 1 while the program calls one at a time. */
 let queuedCalls = 0;
 let lastBatchCalls = 0;
+/** Lone calls written in a row (writeCall): the child waits for a reply from the second on. */
+let loneCalls = 0;
 
 /**
  * Writes a call frame. A program calling one at a time (`alone`: the only call in flight, and so was
@@ -108,9 +111,14 @@ let lastBatchCalls = 0;
 export function writeCall(line: string, alone: boolean): void {
   if (alone && !flushScheduled && lastBatchCalls <= 1) {
     lastBatchCalls = 1;
-    if (send(line + '\n')) waitForReply();
+    loneCalls++;
+    // Only from the second lone call in a row: a program making one call and returning (most
+    // warm runs) settles faster when its process was asleep, not waiting, just before it ended
+    // (docs/control-channel.md, "Waiting without sleeping").
+    if (send(line + '\n') && loneCalls > 1) waitForReply();
     return;
   }
+  loneCalls = 0;
   queuedCalls++;
   queueFrame(line);
 }
