@@ -4,50 +4,11 @@
 // host and against themselves: a call loop that never ends, timers that must still fire, frames
 // landing right after a reply that must still be checked, and two programs that must both progress.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BindingFunction, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/ptc-runtime/index.js';
+import { channelRuns, SEND } from '../helpers/channel-runs.js';
 
-const workspace = mkdtempSync(join(tmpdir(), 'ptc-channel-waits-'));
-afterAll(() => rmSync(workspace, { recursive: true, force: true }));
-
-const functions = Object.assign(Object.create(null) as Record<string, BindingFunction>, {
-  echo: async (args) => args,
-} satisfies Record<string, BindingFunction>);
-
-let rt: NodeRuntime;
-beforeAll(() => {
-  rt = createNodeRuntime({ sandbox: 'auto', pool: { size: 2 } });
-});
-afterAll(async () => {
-  await rt.close();
-});
-
-async function attempt(program: string, request: Partial<RunRequest> = {}): Promise<RunResult> {
-  return rt.run(
-    await rt.resolve({
-      program,
-      cwd: workspace,
-      timeoutMs: 30_000,
-      bindings: [{ global: 'tools', functions, errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } }],
-      ...request,
-    }),
-  );
-}
-
-/** Program text defining send(line): writes all of it to fd 3 itself. */
-const SEND = [
-  'const fs = require("node:fs");',
-  'function send(text) {',
-  '  const bytes = Buffer.from(text + "\\n");',
-  '  for (let at = 0; at < bytes.length; ) {',
-  '    try { at += fs.writeSync(3, bytes, at); } catch (e) { if (e.code !== "EAGAIN") throw e; }',
-  '  }',
-  '}',
-].join('\n');
+const { attempt } = channelRuns('channel-waits', { echo: async (args) => args }, 2);
 
 describe('waits that hold no loop for long', () => {
   it('a program calling in a loop forever still meets its deadline', async () => {

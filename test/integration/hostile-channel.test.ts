@@ -4,47 +4,18 @@
 // the same runtime must still succeed. These attack the host, not the sandbox, so they run under any
 // backend `auto` picks (bwrap on CI).
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BindingFunction, RunRequest, RunResult } from '../../src/ptc-runtime/index.js';
-import { createNodeRuntime, type NodeRuntime } from '../../src/languages/typescript/runtime/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/ptc-runtime/index.js';
 import { MAX_ERROR_MESSAGE_BYTES, MAX_QUEUED_REPLY_BYTES } from '../../src/limits.js';
-
-const workspace = mkdtempSync(join(tmpdir(), 'ptc-hostile-channel-'));
-afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+import { channelRuns, SEND } from '../helpers/channel-runs.js';
 
 const MIB = 1024 * 1024;
 const big = 'x'.repeat(MIB);
 
-const functions = Object.assign(Object.create(null) as Record<string, BindingFunction>, {
-  echo: async (args) => args,
-  big: async () => big,
-} satisfies Record<string, BindingFunction>);
-
-let rt: NodeRuntime;
-beforeAll(() => {
-  rt = createNodeRuntime({ sandbox: 'auto', pool: { size: 1 } });
-});
-afterAll(async () => {
-  await rt.close();
-});
-
-async function attempt(program: string, request: Partial<RunRequest> = {}): Promise<RunResult> {
-  return rt.run(
-    await rt.resolve({
-      program,
-      cwd: workspace,
-      timeoutMs: 30_000,
-      bindings: [{ global: 'tools', functions, errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } }],
-      ...request,
-    }),
-  );
-}
+const { attempt } = channelRuns('hostile-channel', { echo: async (args) => args, big: async () => big }, 1);
 
 async function expectNextRunWorks(): Promise<void> {
-  const after = await rt.run(await rt.resolve({ program: 'return 6 * 7', cwd: workspace }));
+  const after = await attempt('return 6 * 7');
   expect(after.error).toBeUndefined();
   expect(after.value).toBe(42);
 }
@@ -60,16 +31,6 @@ function expectCapped(message: string, totalBytes: number): void {
 }
 
 const FOREVER = 'await new Promise(() => {});';
-/** Program text defining send(line): writes all of it to fd 3 (non-blocking there, so writes may be partial). */
-const SEND = [
-  'const fs = require("node:fs");',
-  'function send(text) {',
-  '  const bytes = Buffer.from(text + "\\n");',
-  '  for (let at = 0; at < bytes.length; ) {',
-  '    try { at += fs.writeSync(3, bytes, at); } catch (e) { if (e.code !== "EAGAIN") throw e; }',
-  '  }',
-  '}',
-].join('\n');
 const DEPTH = 100_000;
 const deep = `"${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}"`;
 
