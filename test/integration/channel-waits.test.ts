@@ -4,7 +4,11 @@
 // host and against themselves: a call loop that never ends, timers that must still fire, frames
 // landing right after a reply that must still be checked, and two programs that must both progress.
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createNodeRuntime } from '../../src/languages/typescript/runtime/index.js';
 import type { RunResult } from '../../src/ptc-runtime/index.js';
 import { channelRuns, SEND } from '../helpers/channel-runs.js';
 
@@ -89,5 +93,45 @@ describe('frames a wait catches are checked like any other', () => {
     const result = await attempt('const r = await tools.echo({ a: 41 }); return r.a + 1;');
     expect(result.error).toBeUndefined();
     expect(result.value).toBe(42);
+  });
+});
+
+describe("the child's waits run no program code", () => {
+  // Setters for the fields Node assigns on an empty read's EAGAIN error (and on an object of its own):
+  // a wait that read the channel while they stood would run them inside the bootstrap.
+  const setters = [
+    'globalThis.setterHits = 0;',
+    'for (const [proto, name] of [[Error.prototype, "code"], [Error.prototype, "errno"], [Error.prototype, "syscall"], [Object.prototype, "fd"]]) {',
+    '  Object.defineProperty(proto, name, { configurable: true, get() { return undefined; }, set(v) {',
+    '    globalThis.setterHits++;',
+    '    Object.defineProperty(this, name, { value: v, writable: true, configurable: true, enumerable: true });',
+    '  } });',
+    '}',
+  ].join('\n');
+  const calls = 'let n = 0; for (let i = 0; i < 200; i++) { await tools.echo({ i }); n++; }';
+
+  it('a program that defines setters Node would call makes sequential calls without the bootstrap calling them', async () => {
+    const result = await attempt(`${setters}\n${calls}\nreturn { n, hits: globalThis.setterHits };`);
+    expect(result.error).toBeUndefined();
+    expect(result.value).toEqual({ n: 200, hits: 0 });
+  });
+
+  it("in a kept process, an earlier program's setters never run in a later program's waits", async () => {
+    const kept = createNodeRuntime({ sandbox: 'auto', execution: 'in-memory', pool: false });
+    let cwd = '';
+    try {
+      const bindings = [{ global: 'tools', functions: Object.assign(Object.create(null), { echo: async (args: unknown) => args }) }];
+      const memoryKey = {};
+      cwd = mkdtempSync(join(tmpdir(), 'ptc-channel-waits-kept-'));
+      const run = async (program: string) => kept.run(await kept.resolve({ program, cwd, timeoutMs: 30_000, memoryKey, bindings }));
+      const first = await run(`${setters}\nreturn "armed";`);
+      expect(first.error).toBeUndefined();
+      const later = await run(`${calls}\nreturn { n, hits: globalThis.setterHits };`);
+      expect(later.error).toBeUndefined();
+      expect(later.value).toEqual({ n: 200, hits: 0 });
+    } finally {
+      await kept.close();
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

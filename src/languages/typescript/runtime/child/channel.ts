@@ -18,6 +18,10 @@ declare const setImmediateNow: typeof import('./primordials.js').setImmediateNow
 declare const hrtimeBigint: typeof import('./primordials.js').hrtimeBigint;
 declare const errorConstructor: typeof import('./primordials.js').errorConstructor;
 declare const getOwnPropertyDescriptor: typeof import('./primordials.js').getOwnPropertyDescriptor;
+declare const errorPrototype: typeof import('./primordials.js').errorPrototype;
+declare const objectPrototype: typeof import('./primordials.js').objectPrototype;
+declare const ownKeys: typeof import('./primordials.js').ownKeys;
+declare const arrayIncludes: typeof import('./primordials.js').arrayIncludes;
 declare const stringIndexOf: typeof import('./primordials.js').stringIndexOf;
 declare const stringSlice: typeof import('./primordials.js').stringSlice;
 declare const arrayPush: typeof import('./primordials.js').arrayPush;
@@ -205,16 +209,42 @@ function mayHoldLoop(now: bigint): boolean {
   return now - streakStart < SPIN_STREAK_NS;
 }
 
+/** The own keys of the prototypes of an error Node makes, as they were before any program ran. */
+const ERROR_PROTOTYPE_KEYS = ownKeys(errorPrototype);
+const OBJECT_PROTOTYPE_KEYS = ownKeys(objectPrototype);
+
+function keysAsBefore(object: object, before: readonly (string | symbol)[]): boolean {
+  const now = ownKeys(object);
+  if (now.length !== before.length) return false;
+  for (let i = 0; i < now.length; i++) if (!arrayIncludes(before, now[i])) return false;
+  return true;
+}
+
+/**
+ * Whether an empty read's error runs no program code. Node assigns the error's fields (`code`,
+ * `errno`, `syscall`, and `fd` on an object of its own) and, when the limit is writable, sets
+ * Error.stackTraceLimit around the capture; a setter a program defined on Error.prototype or
+ * Object.prototype for such a name, or an accessor limit, would run inside the bootstrap's wait (in a
+ * kept process: an earlier program's code in the running program's context; docs/in-memory-mode.md).
+ * So the child waits only while both prototypes have exactly the own keys they had before any program
+ * ran, whatever names a Node version assigns, and the limit is the real Error's writable number; else
+ * the reply comes through the event loop.
+ */
+function readErrorsAreInert(): boolean {
+  const limit = getOwnPropertyDescriptor(errorConstructor, 'stackTraceLimit');
+  if (limit === undefined || limit.writable !== true || typeof limit.value !== 'number') return false;
+  return keysAsBefore(errorPrototype, ERROR_PROTOTYPE_KEYS) && keysAsBefore(objectPrototype, OBJECT_PROTOTYPE_KEYS);
+}
+
 /**
  * Reads the channel (non-blocking) until a read returns or `end` passes: the bytes read, 0 at its
  * end, -1 when nothing came or the read failed otherwise. Each empty read is an EAGAIN error Node
- * throws, about 40% cheaper without a stack: the limit is 0 for the loop when the real Error's
- * limit is a writable number (a program's accessor or frozen limit is left alone, as in bindings.ts).
+ * throws, about 40% cheaper without a stack, so the limit is 0 for the loop (readErrorsAreInert has
+ * checked it is the real Error's writable number).
  */
 function readFor(end: bigint): number {
-  const limit = getOwnPropertyDescriptor(errorConstructor, 'stackTraceLimit');
-  const lower = limit !== undefined && limit.writable === true && typeof limit.value === 'number';
-  if (lower) errorConstructor.stackTraceLimit = 0;
+  const limit = errorConstructor.stackTraceLimit;
+  errorConstructor.stackTraceLimit = 0;
   try {
     do {
       try {
@@ -225,7 +255,7 @@ function readFor(end: bigint): number {
     } while (hrtimeBigint() < end);
     return -1;
   } finally {
-    if (lower) errorConstructor.stackTraceLimit = (limit as PropertyDescriptor).value as number;
+    errorConstructor.stackTraceLimit = limit;
   }
 }
 
@@ -233,10 +263,11 @@ function readFor(end: bigint): number {
  * A lone call was just written (docs/control-channel.md, "Waiting without sleeping"): reads the
  * channel without blocking for up to SPIN_WAIT_NS and handles what comes as a read from the event
  * loop would be, so the reply settles the call before the process sleeps in epoll, saving a wake-up
- * per call. Misses in a row make the next waits rarer (none skipped after the first, then 1, 3, 7, ...
- * up to SPIN_BACKOFF_MAX; a catch starts over), and the event loop is never held for more than SPIN_STREAK_NS in a
- * row: then the wait is made after one turn of it, so the program's timers and I/O run. An error or
- * the end of the channel is left unread, for the socket to report.
+ * per call. Misses in a row make the next waits rarer (none skipped after the first, then 1, 3, 7,
+ * ... up to SPIN_BACKOFF_MAX; a catch starts over), and the event loop is never held for more than
+ * SPIN_STREAK_NS in a row: then the wait is made after one turn of it, so the program's timers and
+ * I/O run. Made only when an empty read's error runs no program code (readErrorsAreInert). An error
+ * or the end of the channel is left unread, for the socket to report.
  */
 function waitForReply(): void {
   if (waiting) return;
@@ -257,6 +288,10 @@ function waitAfterTurn(): void {
 }
 
 function waitNow(): void {
+  if (!readErrorsAreInert()) {
+    replyDue = false;
+    return;
+  }
   const bytes = readFor(hrtimeBigint() + SPIN_WAIT_NS);
   replyDue = false;
   if (bytes <= 0) {

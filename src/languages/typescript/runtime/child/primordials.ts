@@ -17,6 +17,8 @@ export const hrtimeBigint = process.hrtime.bigint;
 export const captureStackTrace = Error.captureStackTrace;
 /** The Error whose stackTraceLimit V8 reads when it captures a stack, even if the program replaces the global. */
 export const errorConstructor = Error;
+/** The prototype of every error Node makes, whose properties a program can define setters for. */
+export const errorPrototype = Error.prototype;
 /** Runs its executor at once, which the calls' shared executor relies on (bindings.ts). */
 export const promiseConstructor = Promise;
 export const promiseResolve = Promise.resolve.bind(Promise) as <T>(value: T) => Promise<Awaited<T>>;
@@ -44,6 +46,8 @@ export const arrayPush = uncurry(Array.prototype.push as (...items: unknown[]) =
 export const arrayShift = uncurry(Array.prototype.shift as () => unknown);
 export const arrayFilter = uncurry(Array.prototype.filter as (predicate: (value: string) => boolean) => string[]);
 export const arrayJoin = uncurry(Array.prototype.join as (separator: string) => string);
+export const arrayIncludes = uncurry(Array.prototype.includes as (value: unknown) => boolean);
+export const ownKeys = Reflect.ownKeys;
 export const objectCreate = Object.create;
 export const objectFreeze = Object.freeze;
 export const promiseReject = Promise.reject.bind(Promise) as (reason: unknown) => Promise<never>;
