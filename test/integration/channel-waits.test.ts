@@ -96,7 +96,7 @@ describe('frames a wait catches are checked like any other', () => {
   });
 });
 
-describe("the child's waits run no program code", () => {
+describe("the child's waits and writes run no program code", () => {
   // Setters for the fields Node assigns on an empty read's EAGAIN error (and on an object of its own):
   // a wait that read the channel while they stood would run them inside the bootstrap.
   const setters = [
@@ -116,7 +116,7 @@ describe("the child's waits run no program code", () => {
     expect(result.value).toEqual({ n: 200, hits: 0 });
   });
 
-  it("in a kept process, an earlier program's setters never run in a later program's waits", async () => {
+  it("in a kept process, an earlier program's setters never run in a later program's waits or writes", async () => {
     const kept = createNodeRuntime({ sandbox: 'auto', execution: 'in-memory', pool: false });
     let cwd = '';
     try {
@@ -129,6 +129,11 @@ describe("the child's waits run no program code", () => {
       const later = await run(`${calls}\nreturn { n, hits: globalThis.setterHits };`);
       expect(later.error).toBeUndefined();
       expect(later.value).toEqual({ n: 200, hits: 0 });
+      // Logs faster than the host reads them: a writeSync into the full socket would throw EAGAIN.
+      const flood = await run('const s = "y".repeat(64 * 1024); for (let i = 0; i < 40; i++) console.log(s); return { hits: globalThis.setterHits };');
+      expect(flood.error).toBeUndefined();
+      expect(flood.logs.length).toBe(40);
+      expect(flood.value).toEqual({ hits: 0 });
     } finally {
       await kept.close();
       rmSync(cwd, { recursive: true, force: true });

@@ -165,7 +165,9 @@ function send(text: string): boolean {
     captured.push(text);
     return false;
   }
-  if (writableLength(channel) === 0) {
+  // writeSync's EAGAIN is an error Node builds by assigning its fields: only while that runs no
+  // program code (nodeErrorsAreInert); else the stream, whose EAGAIN stays inside libuv.
+  if (writableLength(channel) === 0 && nodeErrorsAreInert()) {
     let written: number;
     try {
       written = writeSync(CHANNEL_FD, text);
@@ -221,16 +223,17 @@ function keysAsBefore(object: object, before: readonly (string | symbol)[]): boo
 }
 
 /**
- * Whether an empty read's error runs no program code. Node assigns the error's fields (`code`,
+ * Whether an error Node builds for a failed read or write (an empty read's EAGAIN in a wait, a full
+ * socket's EAGAIN in writeSync) runs no program code. Node assigns such an error's fields (`code`,
  * `errno`, `syscall`, and `fd` on an object of its own) and, when the limit is writable, sets
- * Error.stackTraceLimit around the capture; a setter a program defined on Error.prototype or
- * Object.prototype for such a name, or an accessor limit, would run inside the bootstrap's wait (in a
- * kept process: an earlier program's code in the running program's context; docs/in-memory-mode.md).
- * So the child waits only while both prototypes have exactly the own keys they had before any program
- * ran, whatever names a Node version assigns, and the limit is the real Error's writable number; else
- * the reply comes through the event loop.
+ * Error.stackTraceLimit around the capture: a setter a program defined on Error.prototype or
+ * Object.prototype for such a name, or an accessor limit, would run inside the bootstrap (in a kept
+ * process: an earlier program's code in the running program's context; docs/in-memory-mode.md).
+ * True only while both prototypes have exactly the own keys they had before any program ran,
+ * whatever names a Node version assigns, and the limit is the real Error's writable number; else the
+ * child neither waits nor uses writeSync, and its replies and writes go through the socket's stream.
  */
-function readErrorsAreInert(): boolean {
+function nodeErrorsAreInert(): boolean {
   const limit = getOwnPropertyDescriptor(errorConstructor, 'stackTraceLimit');
   if (limit === undefined || limit.writable !== true || typeof limit.value !== 'number') return false;
   return keysAsBefore(errorPrototype, ERROR_PROTOTYPE_KEYS) && keysAsBefore(objectPrototype, OBJECT_PROTOTYPE_KEYS);
@@ -239,7 +242,7 @@ function readErrorsAreInert(): boolean {
 /**
  * Reads the channel (non-blocking) until a read returns or `end` passes: the bytes read, 0 at its
  * end, -1 when nothing came or the read failed otherwise. Each empty read is an EAGAIN error Node
- * throws, about 40% cheaper without a stack, so the limit is 0 for the loop (readErrorsAreInert has
+ * throws, about 40% cheaper without a stack, so the limit is 0 for the loop (nodeErrorsAreInert has
  * checked it is the real Error's writable number).
  */
 function readFor(end: bigint): number {
@@ -266,7 +269,7 @@ function readFor(end: bigint): number {
  * per call. Misses in a row make the next waits rarer (none skipped after the first, then 1, 3, 7,
  * ... up to SPIN_BACKOFF_MAX; a catch starts over), and the event loop is never held for more than
  * SPIN_STREAK_NS in a row: then the wait is made after one turn of it, so the program's timers and
- * I/O run. Made only when an empty read's error runs no program code (readErrorsAreInert). An error
+ * I/O run. Made only when an empty read's error runs no program code (nodeErrorsAreInert). An error
  * or the end of the channel is left unread, for the socket to report.
  */
 function waitForReply(): void {
@@ -288,7 +291,7 @@ function waitAfterTurn(): void {
 }
 
 function waitNow(): void {
-  if (!readErrorsAreInert()) {
+  if (!nodeErrorsAreInert()) {
     replyDue = false;
     return;
   }
