@@ -40,7 +40,7 @@ export class ChildStreams {
     // Each read straight into one buffer (docs/control-channel.md, "Hot path"); where this Node does
     // not allow it, `data` events as before. The decoder copies an unfinished line out of the buffer.
     const raw = readIntoBuffer(channel, buffer, (bytes) => {
-      this.#spin?.arrived();
+      this.#spin?.cancel();
       this.#onData(buffer.subarray(0, bytes));
     });
     const fd = () => (channel.destroyed ? undefined : socketFd(channel));

@@ -65,7 +65,7 @@ export class SpinWait {
   readonly #fd: () => number | undefined;
   readonly #buffer: Buffer;
   readonly #onRead: (bytes: number) => void;
-  /** Whether a wait is due: set by replied(), cleared by any read and by cancel(). */
+  /** Whether a wait is due: set by replied(), cleared by a wait's read and by cancel(). */
   #due = false;
   /** Waits to skip before the next one, and how many the next miss skips. */
   #skip = 0;
@@ -84,12 +84,10 @@ export class SpinWait {
     this.#onRead = onRead;
   }
 
-  /** A read came through the event loop: no wait is due any more. */
-  arrived(): void {
-    this.#due = false;
-  }
-
-  /** The channel is handed back or gone: a wait scheduled for after the loop's turn is dropped. */
+  /**
+   * No wait is due any more: a read came through the event loop, or the channel is handed back or
+   * gone. A wait put off to after the loop's turn is dropped.
+   */
   cancel(): void {
     this.#due = false;
   }

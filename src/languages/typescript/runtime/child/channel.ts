@@ -269,8 +269,9 @@ function readFor(end: bigint): number {
  * per call. Misses in a row make the next waits rarer (none skipped after the first, then 1, 3, 7,
  * ... up to SPIN_BACKOFF_MAX; a catch starts over), and the event loop is never held for more than
  * SPIN_STREAK_NS in a row: then the wait is made after one turn of it, so the program's timers and
- * I/O run. Made only when an empty read's error runs no program code (nodeErrorsAreInert). An error
- * or the end of the channel is left unread, for the socket to report.
+ * I/O run. Made only when an empty read's error runs no program code (nodeErrorsAreInert): the
+ * call's writeSync, which only send() passing that check makes, has just checked it, with no program
+ * code run since. An error or the end of the channel is left unread, for the socket to report.
  */
 function waitForReply(): void {
   if (waiting) return;
@@ -284,17 +285,18 @@ function waitForReply(): void {
 }
 
 function waitAfterTurn(): void {
-  // The reply came in the turn's poll phase.
+  // The reply came in the turn's poll phase. Program code ran in the turn: the check is made again.
   if (!replyDue) return;
-  mayHoldLoop(hrtimeBigint());
-  waitNow();
-}
-
-function waitNow(): void {
   if (!nodeErrorsAreInert()) {
     replyDue = false;
     return;
   }
+  mayHoldLoop(hrtimeBigint());
+  waitNow();
+}
+
+/** Waits now; the caller has checked nodeErrorsAreInert with no program code run since. */
+function waitNow(): void {
   const bytes = readFor(hrtimeBigint() + SPIN_WAIT_NS);
   replyDue = false;
   if (bytes <= 0) {
