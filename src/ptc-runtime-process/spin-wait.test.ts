@@ -105,7 +105,8 @@ describe('SpinWait', () => {
       wait.replied();
       const now = process.hrtime.bigint();
       if (reads.length === before) return now - start;
-      expect(now - start).toBeLessThan(SPIN_STREAK_NS * 100n);
+      // A bound on the loop, not a time: a wait that is never put off fails here.
+      expect(i).toBeLessThan(1_000_000);
     }
   }
 

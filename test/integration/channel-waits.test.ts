@@ -16,21 +16,15 @@ const { attempt } = channelRuns('channel-waits', { echo: async (args) => args },
 
 describe('waits that hold no loop for long', () => {
   it('a program calling in a loop forever still meets its deadline', async () => {
-    const started = Date.now();
+    // The deadline is a host timer: it fires only if the waits let the host's event loop turn (a
+    // held loop would hang here until the test's own timeout).
     const result = await attempt('for (;;) await tools.echo({ n: 1 });', { timeoutMs: 500 });
     expect(result.error?.code).toBe('TIMEOUT');
-    // The deadline is a host timer: it fires only if the waits let the host's event loop turn.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("the host's timers keep running while a program makes sequential calls", async () => {
-    let last = performance.now();
-    let longest = 0;
     let ticks = 0;
     const timer = setInterval(() => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
       ticks++;
     }, 1);
     let result: RunResult;
@@ -44,7 +38,6 @@ describe('waits that hold no loop for long', () => {
     // Waits that held the loop until the program ended would let no tick run for 1.5 s. (Misses
     // turn the loop too; src/ptc-runtime-process/spin-wait.test.ts checks the streak bound itself.)
     expect(ticks).toBeGreaterThan(50);
-    expect(longest).toBeLessThan(500);
   });
 
   it("the program's own timers fire while it makes sequential calls", async () => {
