@@ -7,6 +7,7 @@ import {
   BWRAP_BASE_ARGS,
   SANDBOX_ETC_ENTRIES,
   buildBwrapArgs,
+  hostBinds,
   readHostLayout,
   type BwrapProfileInput,
   type HostLayout,
@@ -32,6 +33,7 @@ function args(overrides: Partial<BwrapProfileInput> = {}): string[] {
     command: '/usr/bin/node',
     args: ['boot.js', '--flag'],
     ...overrides,
+    hidden: overrides.hidden ?? [],
   });
 }
 
@@ -171,5 +173,63 @@ describe('buildBwrapArgs: protected paths and a read-only workspace', () => {
     expect(ops).toContainEqual(['--ro-bind', '/tmp/ws', '/tmp/ws']);
     expect(ops).toContainEqual(['--bind', '/tmp/ptc-run-1', '/tmp/ptc-run-1']);
     expect(ops).not.toContainEqual(['--bind', '/tmp/ws', '/tmp/ws']);
+  });
+});
+
+describe('buildBwrapArgs: hidden dirs (host-only)', () => {
+  const root = '/tmp/ptc-exec-0';
+  const at = (list: string[], mount: string[]): number => mounts(list).findIndex((m) => JSON.stringify(m) === JSON.stringify(mount));
+
+  it('mounts an empty read-only tmpfs over a hidden dir after the bind of the workspace that contains it', () => {
+    const list = args({ paths: { cwd: '/tmp', read: [], write: [] }, hidden: [root] });
+    const tmpfs = list.indexOf(root);
+    expect(list.slice(tmpfs - 1, tmpfs + 3)).toEqual(['--tmpfs', root, '--remount-ro', root]);
+    expect(at(list, ['--bind', '/tmp', '/tmp'])).toBeGreaterThan(-1);
+    expect(at(list, ['--bind', '/tmp', '/tmp'])).toBeLessThan(at(list, ['--tmpfs', root]));
+    // Still before the final read-only remounts and the command.
+    expect(tmpfs).toBeLessThan(list.indexOf('--chdir'));
+  });
+
+  it('wins over a read bind of a parent and over a writable bind at the same depth as itself', () => {
+    const list = args({ paths: { cwd: '/srv/ws', read: ['/tmp'], write: ['/'] }, hidden: [root] });
+    expect(at(list, ['--ro-bind', '/tmp', '/tmp'])).toBeLessThan(at(list, ['--tmpfs', root]));
+    expect(at(list, ['--bind', '/', '/'])).toBeLessThan(at(list, ['--tmpfs', root]));
+    // The mask is the last mount at or above its depth.
+    const depthOf = (m: string[]): number => (m[m.length - 1] as string).split('/').length - 1;
+    const masked = at(list, ['--tmpfs', root]);
+    expect(mounts(list).slice(masked + 1).every((m) => depthOf(m) > 2)).toBe(true);
+  });
+
+  it('mounts nothing at or inside a hidden dir (protected entries a walk found there)', () => {
+    const list = args({
+      paths: { cwd: '/tmp', read: [], write: [] },
+      protect: { existing: [`${root}/srv/.git`], placeholders: [], pins: [root, `${root}/srv`] },
+      hidden: [root],
+    });
+    const inside = mounts(list).filter((m) => (m[m.length - 1] as string).startsWith(root));
+    expect(inside).toEqual([['--tmpfs', root]]);
+  });
+
+  it('adds no mask when nothing is hidden', () => {
+    const list = args({ paths: { cwd: '/tmp/ws', read: [], write: [] } });
+    expect(list.join(' ')).not.toContain('ptc-exec');
+  });
+});
+
+describe('hostBinds', () => {
+  it('lists every bind buildBwrapArgs makes, with its source and destination', () => {
+    const input = {
+      layout: { ...layout, rootBinds: [{ path: '/lib64', source: '/usr/lib/x86_64' }] },
+      paths: { cwd: '/tmp/ws', read: ['/srv'], write: ['/data'] },
+      protect: { existing: ['/tmp/ws/.git'], placeholders: ['/tmp/ws/.ptc'], pins: [] },
+      runtimeRead: ['/opt/boot/child.js'],
+    };
+    const binds = hostBinds(input);
+    const fromArgs = mounts(args({ ...input, hidden: [] }))
+      .filter((m) => ['--bind', '--ro-bind', '--bind-try', '--ro-bind-try'].includes(m[0] as string))
+      .map((m) => ({ source: m[1], dest: m[2] }));
+    expect(new Set(binds.map((b) => JSON.stringify(b)))).toEqual(new Set(fromArgs.map((b) => JSON.stringify(b))));
+    expect(binds).toContainEqual({ source: '/usr/lib/x86_64', dest: '/lib64' });
+    expect(binds).toContainEqual({ source: '/tmp/ws', dest: '/tmp/ws' });
   });
 });

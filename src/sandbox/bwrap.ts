@@ -102,6 +102,12 @@ export interface BwrapProfileInput {
   readonly env: Readonly<Record<string, string>>;
   /** Size of the private /tmp in bytes (default SANDBOX_TMP_MAX_BYTES). */
   readonly tmpMaxBytes?: number;
+  /**
+   * Destinations to hide (docs/security.md, "Host-only directories"): each gets an empty read-only
+   * tmpfs, mounted after every bind of a parent, and nothing else is mounted at or inside one.
+   * planBwrap computes them with hostOnlyMasks (host-only-mounts.ts).
+   */
+  readonly hidden: readonly string[];
   /** The child fd number bwrap reads the seccomp filter from, when a filter applies. */
   readonly seccompFd?: number;
   /** The child fd number bwrap waits on for one byte before it starts the command (`--block-fd`). */
@@ -123,41 +129,49 @@ export const BWRAP_BASE_ARGS = [
 interface Mount {
   readonly dest: string;
   readonly args: readonly string[];
+  /** The host path shown at `dest`, for a bind. */
+  readonly source?: string;
+}
+
+/** A host path a profile binds into the sandbox and where it appears there. */
+export interface HostBind {
+  readonly source: string;
+  readonly dest: string;
+}
+
+/** What decides a profile's binds. */
+export type BwrapBindsInput = Pick<BwrapProfileInput, 'layout' | 'paths' | 'protect' | 'runtimeRead' | 'tmpMaxBytes'>;
+
+/**
+ * Every host path buildBwrapArgs binds (system dirs, /etc entries, the Node install, the runtime's
+ * files, the policy paths, the protected entries), before any is hidden: what the host-only check
+ * looks at. Pure, from the same list the arguments are made of.
+ */
+export function hostBinds(input: BwrapBindsInput): HostBind[] {
+  return profileMounts(input).flatMap((mount) => (mount.source === undefined ? [] : [{ source: mount.source, dest: mount.dest }]));
 }
 
 /**
  * Builds bwrap's arguments (without the bwrap executable itself). Mounts are ordered by the depth of
  * their destination so a parent is always mounted before what is mounted inside it, whatever the
  * policy paths are; for the same destination the later category wins (system < private mounts <
- * runtime < read < cwd < write < protected). cwd is bound read-only when the policy says so
+ * runtime < read < cwd < write < protected < hidden). cwd is bound read-only when the policy says so
  * (docs/approvals.md, "Programs"). Protected entries are bound read-only over the writable binds,
  * a missing `.git`/`.ptc` at a root gets an empty read-only tmpfs, and the directories leading to a
- * nested one are bound onto themselves so they cannot be renamed away (docs/sandbox.md). The root and /dev tmpfs are remounted read-only last, so a write
+ * nested one are bound onto themselves so they cannot be renamed away (docs/sandbox.md). Each
+ * `hidden` dir gets an empty read-only tmpfs over whatever bind of a parent shows it, and nothing is
+ * mounted at or inside it (docs/security.md, "Host-only directories"). The root and /dev tmpfs are remounted read-only last, so a write
  * outside the writable binds fails (EROFS) instead of landing in a throwaway file; the private /tmp
  * and /dev/shm are sized, since tmpfs pages are memory the runtime's RSS watchdog cannot see.
  */
 export function buildBwrapArgs(input: BwrapProfileInput): string[] {
-  const { layout, paths } = input;
-  const ro = (path: string, source = path): Mount => ({ dest: path, args: ['--ro-bind', source, path] });
-  const rw = (path: string): Mount => ({ dest: path, args: ['--bind', path, path] });
+  const { paths } = input;
+  const hidden = [...new Set(input.hidden)];
   const mounts: Mount[] = [
-    ro('/usr'),
-    ...layout.rootLinks.map((link) => ({ dest: link.path, args: ['--symlink', link.target, link.path] })),
-    ...layout.rootBinds.map((bind) => ro(bind.path, bind.source)),
-    ...(layout.nodeInstall === undefined ? [] : [ro(layout.nodeInstall)]),
-    ...layout.etc.map((entry) => ro(entry)),
-    { dest: '/proc', args: ['--proc', '/proc'] },
-    { dest: '/dev', args: ['--dev', '/dev'] },
-    { dest: '/dev/shm', args: ['--size', String(SANDBOX_SHM_MAX_BYTES), '--tmpfs', '/dev/shm'] },
-    { dest: '/tmp', args: ['--size', String(input.tmpMaxBytes ?? SANDBOX_TMP_MAX_BYTES), '--tmpfs', '/tmp'] },
-    ...input.runtimeRead.map((path) => ro(path)),
-    ...paths.read.map((path) => ro(path)),
-    paths.cwdReadOnly === true ? ro(paths.cwd) : rw(paths.cwd),
-    ...paths.write.map((path) => rw(path)),
-    // `-try`: an entry removed since it was found must not fail the launch.
-    ...(input.protect?.pins ?? []).map((path) => ({ dest: path, args: ['--bind-try', path, path] })),
-    ...(input.protect?.existing ?? []).map((path) => ({ dest: path, args: ['--ro-bind-try', path, path] })),
-    ...(input.protect?.placeholders ?? []).map((path) => ({ dest: path, args: ['--tmpfs', path, '--remount-ro', path] })),
+    // Nothing lands at or inside a hidden dir (a protected entry found there by the walk would
+    // otherwise be bound over the mask), and each mask is the last category at its depth.
+    ...profileMounts(input).filter((mount) => !hidden.some((dir) => isWithin(mount.dest, dir))),
+    ...hidden.map((dir) => ({ dest: dir, args: ['--tmpfs', dir, '--remount-ro', dir] })),
   ];
   const ordered = mounts
     .map((mount, index) => ({ mount, index, depth: pathDepth(mount.dest) }))
@@ -183,6 +197,32 @@ export function buildBwrapArgs(input: BwrapProfileInput): string[] {
     '--',
     input.command,
     ...input.args,
+  ];
+}
+
+/** The profile's mounts in category order (system < private mounts < runtime < read < cwd < write < protected). */
+function profileMounts(input: BwrapBindsInput): Mount[] {
+  const { layout, paths } = input;
+  const ro = (path: string, source = path): Mount => ({ dest: path, source, args: ['--ro-bind', source, path] });
+  const rw = (path: string): Mount => ({ dest: path, source: path, args: ['--bind', path, path] });
+  return [
+    ro('/usr'),
+    ...layout.rootLinks.map((link) => ({ dest: link.path, args: ['--symlink', link.target, link.path] })),
+    ...layout.rootBinds.map((bind) => ro(bind.path, bind.source)),
+    ...(layout.nodeInstall === undefined ? [] : [ro(layout.nodeInstall)]),
+    ...layout.etc.map((entry) => ro(entry)),
+    { dest: '/proc', args: ['--proc', '/proc'] },
+    { dest: '/dev', args: ['--dev', '/dev'] },
+    { dest: '/dev/shm', args: ['--size', String(SANDBOX_SHM_MAX_BYTES), '--tmpfs', '/dev/shm'] },
+    { dest: '/tmp', args: ['--size', String(input.tmpMaxBytes ?? SANDBOX_TMP_MAX_BYTES), '--tmpfs', '/tmp'] },
+    ...input.runtimeRead.map((path) => ro(path)),
+    ...paths.read.map((path) => ro(path)),
+    paths.cwdReadOnly === true ? ro(paths.cwd) : rw(paths.cwd),
+    ...paths.write.map((path) => rw(path)),
+    // `-try`: an entry removed since it was found must not fail the launch.
+    ...(input.protect?.pins ?? []).map((path) => ({ dest: path, source: path, args: ['--bind-try', path, path] })),
+    ...(input.protect?.existing ?? []).map((path) => ({ dest: path, source: path, args: ['--ro-bind-try', path, path] })),
+    ...(input.protect?.placeholders ?? []).map((path) => ({ dest: path, args: ['--tmpfs', path, '--remount-ro', path] })),
   ];
 }
 

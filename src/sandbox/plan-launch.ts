@@ -3,8 +3,9 @@
 // SANDBOX_UNAVAILABLE. launch() (launch.ts) spawns the plan and releases it.
 
 import { ConfigError, SandboxUnavailableError } from '../errors.js';
-import { buildBwrapArgs, readHostLayout } from './bwrap.js';
+import { buildBwrapArgs, hostBinds, readHostLayout } from './bwrap.js';
 import { openFilterFd, releaseOnce } from './filter-fd.js';
+import { hostOnlyMasks, refuseHostOnlyAllowed, type LabelledPath } from './host-only-mounts.js';
 import { buildNodePermissionArgs, nodePermissionFlag } from './node-permission.js';
 import { realpathOrUndefined, resolvePolicyPaths } from './policy.js';
 import { excludeWritableRoots } from './private-dir.js';
@@ -74,6 +75,12 @@ function planNone(request: LaunchRequest): LaunchPlan {
 function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: boolean): LaunchPlan {
   const { policy } = request;
   const paths = resolvePolicyPaths(policy);
+  const layout = readHostLayout();
+  const runtimeRead = runtimeReadPaths(request);
+  // Before anything is opened: a bound path inside a host-only dir is refused, and every host-only
+  // dir a bind would show gets a mask (docs/security.md, "Host-only directories"). Protected
+  // entries are left out: they lie inside writable roots, and buildBwrapArgs drops those in a mask.
+  const hidden = hostOnlyMasks(hostBinds({ layout, paths, runtimeRead }), requestedPaths(policy));
   // A read-only workspace needs no protected binds: nothing in it can be written or created.
   const writableRoots = paths.cwdReadOnly === true ? [] : [paths.cwd, ...paths.write];
   const protect = findProtectedBinds(writableRoots, paths.protect ?? []);
@@ -95,10 +102,11 @@ function planBwrap(request: LaunchRequest, bwrapPath: string, seccompAvailable: 
   const release = releaseOnce(passFds);
   try {
     const args = buildBwrapArgs({
-      layout: readHostLayout(),
+      layout,
       paths,
       protect,
-      runtimeRead: runtimeReadPaths(request),
+      runtimeRead,
+      hidden,
       network: policy.network,
       env: policy.env,
       ...(request.tmpMaxBytes === undefined ? {} : { tmpMaxBytes: request.tmpMaxBytes }),
@@ -139,6 +147,9 @@ function planNodePermission(request: LaunchRequest): LaunchPlan {
     runtimeRead: runtimeReadPaths(request),
     permissionFlag: nodePermissionFlag(),
   });
+  // Node cannot hide a directory inside an allowed one: a launch that would allow a host-only dir
+  // (or a parent of it) is refused (docs/security.md, "Host-only directories").
+  refuseHostOnlyAllowed(allowedByFlags(flags), requestedPaths(request.policy));
   return {
     backend: 'node-permission',
     enforced: NODE_PERMISSION_ENFORCEMENT,
@@ -153,6 +164,24 @@ function planNodePermission(request: LaunchRequest): LaunchPlan {
     gated: false,
     release: () => undefined,
   };
+}
+
+/** The policy's own paths as given (a missing one is never bound, but asking for one is refused too). */
+function requestedPaths(policy: LaunchRequest['policy']): LabelledPath[] {
+  return [
+    { path: policy.cwd, what: 'workspace' },
+    ...policy.read.map((path) => ({ path, what: 'read path' })),
+    ...policy.write.map((path) => ({ path, what: 'write path' })),
+  ];
+}
+
+/** The paths the permission flags allow. */
+function allowedByFlags(flags: readonly string[]): LabelledPath[] {
+  const out: LabelledPath[] = [];
+  for (const [prefix, what] of [['--allow-fs-read=', 'allowed for reading'], ['--allow-fs-write=', 'allowed for writing']] as const) {
+    for (const flag of flags) if (flag.startsWith(prefix)) out.push({ path: flag.slice(prefix.length), what });
+  }
+  return out;
 }
 
 function validateRequest(request: LaunchRequest): void {

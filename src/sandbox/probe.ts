@@ -98,6 +98,8 @@ async function tryBwrap(bwrapPath: string, filter: Buffer | undefined): Promise<
       layout: readHostLayout(),
       paths: resolvePolicyPaths({ cwd, read: [], write: [] }),
       runtimeRead: [],
+      // Its only policy path is a private dir, and it runs `node -e 0`: nothing to hide from it.
+      hidden: [],
       network: false,
       env: { PATH: '/usr/bin:/bin' },
       ...(filterFd === undefined ? {} : { seccompFd: 3 }),
