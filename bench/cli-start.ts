@@ -3,10 +3,12 @@
 // off) and a trivial `ptc exec`, each as a median wall time and a ratio to `node -e 0` measured in
 // the same run, in turns so load drifts hit every command alike, judged against issue 27's targets. Also counts that load does not blur: the modules each
 // command loads (ESM and CommonJS files, node: built-ins not counted), and the processes a trivial
-// `ptc exec` starts (when strace is installed). Build first: `npm run build`.
+// `ptc exec` starts (when strace is installed). `ptc exec` is measured twice: on its own, and with
+// this user's exec server running (docs/exec-server.md; started here with its own name, stopped at
+// the end). Build first: `npm run build`.
 // Run alone: `npm run bench:cli` (BENCH_CLI_SAMPLES=n for more turns than 11).
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -91,6 +93,27 @@ function processesStarted(args: readonly string[], env: NodeJS.ProcessEnv, dir: 
   return { total: programs.length, detail: [...counts].map(([p, n]) => `${n}× ${p.replaceAll('"', '')}`).join(', ') };
 }
 
+/** `ptc exec-server run` with the bench's environment, resolved once it listens (its runner is ready). */
+async function startExecServer(env: NodeJS.ProcessEnv, cwd: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, 'exec-server', 'run', '--idle', '600000'], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let said = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      said += d.toString();
+      if (said.includes('listening on')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`the exec server did not start: ${said.trim()}`)));
+  });
+  return child;
+}
+
+async function stopExecServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /** Rows `[measurement, median, ratio to node -e 0, target, met]`, all measured in this run. */
 export async function cliStartRows(): Promise<string[][]> {
   const problem = distProblem();
@@ -99,12 +122,13 @@ export async function cliStartRows(): Promise<string[][]> {
   // The counting hooks and lists live outside the workspace: a file added there is a change the
   // output cache of `ptc tools` sees (src/cli/output-cache.ts).
   const aux = mkdtempSync(join(tmpdir(), 'ptc-cli-bench-aux-'));
+  let server: ChildProcess | undefined;
   try {
     writeFileSync(join(dir, 'trivial.ts'), 'return 1;\n');
     // The same minimal environment as the `node -e 0` baseline of bench/run.ts; PTC_HOME is the
     // temp dir's, so a compile cache (Node 22+, src/cli/compile-cache.ts) starts empty and is warmed
     // by the page-cache pass below, as it is for a user after their first command.
-    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir };
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, PTC_EXEC_SERVER_NAME: `bench-${process.pid}` };
     const commands: Measured[] = [
       { label: '`node -e 0` (baseline)', args: ['-e', '0'] },
       { label: '`ptc --help`', args: [bin, '--help'], target: 1.5 },
@@ -114,8 +138,10 @@ export async function cliStartRows(): Promise<string[][]> {
       // What the first run, or one after any input changed, costs (src/cli/output-cache.ts).
       { label: '`ptc tools`, output cache off (a miss)', args: [bin, 'tools'], env: { PTC_NO_OUTPUT_CACHE: '1' } },
       { label: '`ptc sdk`, output cache off (a miss)', args: [bin, 'sdk'], env: { PTC_NO_OUTPUT_CACHE: '1' } },
-      { label: '`ptc exec` of `return 1` (sandbox auto)', args: [bin, 'exec', 'trivial.ts'], target: 2.5 },
+      { label: '`ptc exec` of `return 1` (sandbox auto), no exec server', args: [bin, 'exec', 'trivial.ts'], env: { PTC_NO_EXEC_SERVER: '1' }, target: 2.5 },
+      { label: '`ptc exec` of `return 1` (sandbox auto), exec server running', args: [bin, 'exec', 'trivial.ts'], target: 2.5 },
     ];
+    server = await startExecServer(env, dir);
     // Warms the page cache, and the output cache of `ptc tools` and `ptc sdk` as a user's first run does.
     for (const c of commands) timeOnce(c.args, { ...env, ...c.env }, dir);
     const samples = commands.map(() => [] as number[]);
@@ -132,11 +158,12 @@ export async function cliStartRows(): Promise<string[][]> {
       ['`ptc tools`', ['tools'], {}],
       ['`ptc sdk`', ['sdk'], {}],
       ['`ptc tools` with the output cache off', ['tools'], { PTC_NO_OUTPUT_CACHE: '1' }],
-      ['a trivial `ptc exec`', ['exec', 'trivial.ts'], {}],
+      ['a trivial `ptc exec`', ['exec', 'trivial.ts'], { PTC_NO_EXEC_SERVER: '1' }],
+      ['a trivial `ptc exec`, exec server running', ['exec', 'trivial.ts'], {}],
     ] as const) {
       rows.push([`CLI start-up: modules ${label} loads (ESM and CommonJS files)`, String(modulesLoaded(args, { ...env, ...extra }, dir, aux)), '']);
     }
-    const started = processesStarted(['exec', 'trivial.ts'], env, dir, aux);
+    const started = processesStarted(['exec', 'trivial.ts'], { ...env, PTC_NO_EXEC_SERVER: '1' }, dir, aux);
     rows.push([
       'CLI start-up: processes a trivial `ptc exec` starts besides itself',
       started === undefined ? 'not measured: strace is not installed' : `${started.total} (${started.detail})`,
@@ -144,6 +171,7 @@ export async function cliStartRows(): Promise<string[][]> {
     ]);
     return rows;
   } finally {
+    if (server !== undefined) await stopExecServer(server);
     rmSync(dir, { recursive: true, force: true });
     rmSync(aux, { recursive: true, force: true });
   }

@@ -16,6 +16,7 @@ export interface CommandRow {
 
 export const COMMANDS: readonly CommandRow[] = [
   { name: 'exec', load: async () => (await import('./commands/exec.js')).register },
+  { name: 'exec-server', load: async () => adding((await import('./exec-server-command.js')).buildExecServerCommand) },
   { name: 'run', load: async () => (await import('./commands/run.js')).register },
   { name: 'chat', load: async () => (await import('./commands/chat.js')).register },
   { name: 'acp', load: async () => (await import('./commands/acp.js')).register },

@@ -69,6 +69,17 @@ export function takeSpeculation(): Promise<Speculation | undefined> {
   return taken;
 }
 
+/**
+ * Drops a speculation nobody took (its child is closed), so the next speculateExec() starts afresh:
+ * the exec server's runners (docs/exec-server.md) run one command line after another in a process.
+ */
+export async function resetSpeculation(): Promise<void> {
+  const left = pending;
+  pending = undefined;
+  const speculation = await left;
+  await speculation?.runtime?.close().catch(() => undefined);
+}
+
 /** Where the guess for this command line is kept; undefined when remembering is off. */
 export function predictionSlot(args: readonly string[], env: Env = process.env): PredictionSlot | undefined {
   if (env['PTC_NO_OUTPUT_CACHE'] === '1' || args[0] !== 'exec') return undefined;

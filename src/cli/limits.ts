@@ -27,3 +27,13 @@ export const EXEC_PREDICTION_MAX_ENTRIES = 200;
 export const STRIP_CACHE_MAX_ENTRIES = 200;
 /** A program whose source and strip together pass this many characters is not remembered. */
 export const STRIP_CACHE_MAX_CHARS = 256 * 1024;
+/** An exec server with no request for this long, in ms, stops (docs/exec-server.md). */
+export const EXEC_SERVER_IDLE_MS = 30 * 60_000;
+/** A client that sends no complete request within this many ms after connecting is dropped. */
+export const EXEC_SERVER_REQUEST_MS = 5_000;
+/** A runner serves at most this many command lines, then a fresh one takes over. */
+export const RUNNER_MAX_RUNS = 500;
+/** A runner whose resident memory passes this many bytes after a run serves no further one. */
+export const RUNNER_MAX_RSS_BYTES = 512 * 1024 * 1024;
+/** How long `ptc exec-server start` waits for the server it started to listen, in ms. */
+export const EXEC_SERVER_START_MS = 20_000;

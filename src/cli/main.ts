@@ -7,78 +7,14 @@
 // imports nothing but the dependency-free error classes. commander and the named command's own
 // module (src/cli/command-table.ts) load through program.ts; each action imports what its command
 // needs when it runs. Adding a command: a row in command-table.ts and a file in commands/.
+//
+// `ptc exec` first asks this user's exec server, when one runs for this build (docs/exec-server.md):
+// it runs the same command line in a process that loaded everything beforehand. No server, or one
+// that declines, and the command runs here as always.
 
-import { HarnessError } from '../errors.js';
-import type { CommandOutput } from './commands.js';
-import { fastAnswer } from './fast-start.js';
+import { exitQuietlyOnClosedStdout, runCli } from './run-cli.js';
 
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
-
-async function main(argv: readonly string[]): Promise<number> {
-  let exitCode = 0;
-  const print = (out: CommandOutput) => {
-    process.stdout.write(out.stdout);
-    if (out.stderr) process.stderr.write(out.stderr);
-    exitCode = out.exitCode;
-  };
-  // `ptc` alone on a terminal is a conversation.
-  const args = argv.length === 0 && process.stdin.isTTY && process.stdout.isTTY ? ['chat'] : [...argv];
-  const fast = fastAnswer(args, process.stdout);
-  if (fast !== undefined) {
-    process.stdout.write(fast);
-    return 0;
-  }
-  // `ptc tools` and `ptc sdk`: the same output as last time when nothing it came from changed.
-  const cache = args[0] === 'tools' || args[0] === 'sdk' ? await import('./output-cache.js') : undefined;
-  const slot = cache?.outputCacheSlot(args);
-  if (cache !== undefined && slot !== undefined) {
-    const cached = cache.readCachedOutput(slot);
-    if (cached !== undefined) {
-      process.stdout.write(cached.stdout);
-      return cached.exitCode;
-    }
-  }
-  // `ptc exec`: its sandboxed child starts now, on the guess of the last run, while the rest loads
-  // (src/cli/exec-speculation.ts); the program runs on it only if the harness asks for exactly it.
-  if (args[0] === 'exec') void import('./exec-speculation.js').then((m) => m.speculateExec(args));
-  const recording = slot !== undefined ? (await import('./output-recorder.js')).recordOutput(slot) : undefined;
-  let code: number = EXIT_FAILED;
-  try {
-    code = await parseAndRun(args, print, () => exitCode);
-    return code;
-  } finally {
-    recording?.finish(code);
-  }
-}
-
-async function parseAndRun(args: readonly string[], print: (out: CommandOutput) => void, exitCode: () => number): Promise<number> {
-  try {
-    const [{ buildProgram }, { CommanderError }] = await Promise.all([import('./program.js'), import('commander')]);
-    try {
-      const program = await buildProgram({ print }, args);
-      await program.parseAsync(args, { from: 'user' });
-      return exitCode();
-    } catch (error) {
-      // Commander already printed its message: --help and --version exit 0, a missing command or a
-      // bad flag is a usage error.
-      if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
-      throw error;
-    }
-  } catch (error) {
-    if (error instanceof HarnessError) {
-      process.stderr.write(`ptc: ${error.message}\n`);
-      return error.code === 'CONFIG' ? EXIT_USAGE : EXIT_FAILED;
-    }
-    process.stderr.write(`ptc: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return EXIT_FAILED;
-  }
-}
-
-// A closed pipe on stdout (`ptc exec ... | head`) is the reader's choice, not our failure.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
-process.exitCode = await main(process.argv.slice(2));
+exitQuietlyOnClosedStdout();
+const argv = process.argv.slice(2);
+const served = argv[0] === 'exec' ? await (await import('./exec-server/client.js')).execOnServer(argv) : undefined;
+process.exitCode = served ?? (await runCli(argv));

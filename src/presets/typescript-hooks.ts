@@ -9,6 +9,7 @@ import { register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { constants, Script } from 'node:vm';
+import { noteUserCodeImport } from './user-code.js';
 
 /** `import(packageSpecifier(name, fromDir))` resolves a bare package name as if imported from `fromDir`. */
 const PACKAGE_SCHEME = 'ptc-plugin-package:';
@@ -99,6 +100,7 @@ let contextImport: ((specifier: string) => Promise<unknown>) | undefined;
  * loader instead (experimental in Node 20, so only then).
  */
 export async function nativeImport(specifier: string): Promise<unknown> {
+  noteUserCodeImport(specifier);
   if (contextImport) return contextImport(specifier);
   try {
     return await directImport(specifier);

@@ -39,13 +39,19 @@ function inSandbox(path: string): boolean {
   return path === sandboxDir || path.startsWith(sandboxDir + sep);
 }
 
+/**
+ * The index, and host-only.ts: the exec server's client reads where the host-only root is before
+ * anything else loads (docs/exec-server.md), and the index is the whole sandbox to compile.
+ */
+const ENTRY_POINTS = new Set([join(sandboxDir, 'index'), join(sandboxDir, 'host-only')]);
+
 describe('the sandbox public surface', () => {
-  it('is the only way into src/sandbox/ from the rest of src/ and bench/', () => {
+  it('is (with host-only.ts) the only way into src/sandbox/ from the rest of src/ and bench/', () => {
     const offenders: string[] = [];
     const files = [...sourceFiles(join(repo, 'src')), ...sourceFiles(join(repo, 'bench'))].filter((file) => !inSandbox(file));
     for (const file of files) {
       for (const target of relativeImports(file)) {
-        if (inSandbox(target) && target !== join(sandboxDir, 'index')) {
+        if (inSandbox(target) && !ENTRY_POINTS.has(target)) {
           offenders.push(`${relative(repo, file)} imports ${relative(repo, target)}`);
         }
       }
