@@ -22,6 +22,7 @@ type Write = typeof process.stdout.write;
 let active = false;
 let runs = 0;
 let guessKey: string | undefined;
+let retiring = false;
 
 /** stdout/stderr writes during a run become `out` messages; between runs they go where they always did (the server's log). */
 function capture(stream: NodeJS.WriteStream, fd: 1 | 2): void {
@@ -79,6 +80,7 @@ async function serve(message: ServerMessage): Promise<void> {
   const retire = retireReason(message.stdin);
   send({ type: 'exit', code, ...(retire !== undefined ? { retire } : {}) });
   if (retire !== undefined) {
+    retiring = true;
     process.disconnect?.();
     return;
   }
@@ -120,6 +122,10 @@ async function boot(): Promise<void> {
       process.stderr.write(`ptc exec server runner: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     });
+  });
+  // A server gone (killed, crashed) leaves no runner behind, nor the child it holds for the next run.
+  process.on('disconnect', () => {
+    if (!retiring) process.exit(0);
   });
   send({ type: 'ready' });
 }
