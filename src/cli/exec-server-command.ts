@@ -8,11 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { ConfigError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
 import { positiveInteger } from './flags.js';
 import { EXEC_SERVER_START_MS } from './limits.js';
-import { readToken, serverPaths, type ServerPaths } from './exec-server/paths.js';
+import { ensureServerDirs, readToken, serverPathsOrThrow, type ServerPaths } from './exec-server/paths.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 const POLL_MS = 20;
@@ -40,12 +39,6 @@ export function buildExecServerCommand(print: (out: CommandOutput) => void): Com
   return command;
 }
 
-function pathsOrThrow(): ServerPaths {
-  const paths = serverPaths();
-  if (paths === undefined) throw new ConfigError('PTC_EXEC_SERVER_NAME must be lower-case letters, digits and dashes (at most 40); unset it to use the build\'s own server.');
-  return paths;
-}
-
 async function running(paths: ServerPaths): Promise<number | undefined> {
   const { answers } = await import('./exec-server/server.js');
   if (readToken(paths) === undefined || !(await answers(paths.socket))) return undefined;
@@ -67,14 +60,10 @@ async function runInForeground(idleMs: number | undefined): Promise<CommandOutpu
 }
 
 async function startInBackground(idleMs: number | undefined): Promise<CommandOutput> {
-  const paths = pathsOrThrow();
+  const paths = serverPathsOrThrow();
   const already = await running(paths);
   if (already !== undefined) return { stdout: `ptc exec server already runs (pid ${already}, ${paths.socket})\n`, exitCode: 0 };
-  const { ensurePrivateDir } = await import('./exec-server/paths.js');
-  for (const dir of [paths.root, paths.dir]) {
-    const problem = ensurePrivateDir(dir);
-    if (problem !== undefined) throw new ConfigError(`the exec server's directory is not private: ${problem}. Remove it and start again.`);
-  }
+  ensureServerDirs(paths);
   const logFile = path.join(paths.dir, 'log');
   const log = fs.openSync(logFile, 'a', 0o600);
   const child = spawn(process.execPath, [...process.execArgv, MAIN, 'exec-server', 'run', ...(idleMs !== undefined ? ['--idle', String(idleMs)] : [])], {
@@ -96,7 +85,7 @@ async function startInBackground(idleMs: number | undefined): Promise<CommandOut
 }
 
 async function stopServer(): Promise<CommandOutput> {
-  const paths = pathsOrThrow();
+  const paths = serverPathsOrThrow();
   const pid = await running(paths);
   if (pid === undefined) return { stdout: 'no exec server runs for this build\n', exitCode: 0 };
   process.kill(pid, 'SIGTERM');
@@ -106,7 +95,7 @@ async function stopServer(): Promise<CommandOutput> {
 }
 
 async function status(): Promise<CommandOutput> {
-  const paths = pathsOrThrow();
+  const paths = serverPathsOrThrow();
   const pid = await running(paths);
   if (pid === undefined) return { stdout: `no exec server runs for this build (\`ptc exec-server start\`; its socket would be ${paths.socket})\n`, exitCode: 1 };
   return { stdout: `ptc exec server runs (pid ${pid}, ${paths.socket})\n`, exitCode: 0 };

@@ -1,7 +1,7 @@
 // The `ptc` command line, run once in this process: the fast answers, the output cache, then
 // commander and the named command (docs/benchmarks.md, "CLI start-up"). Shared by the bin
-// (src/cli/main.ts) and the exec server's preloaded processes (src/cli/exec-server/zygote.ts), which
-// run exactly this for a client's command line.
+// (src/cli/main.ts) and the exec server's runners (src/cli/exec-server/runner.ts), which run exactly
+// this for a client's command line.
 
 import { HarnessError } from '../errors.js';
 import type { CommandOutput } from './commands.js';
@@ -70,7 +70,6 @@ async function parseAndRun(args: readonly string[], print: (out: CommandOutput) 
     return EXIT_FAILED;
   }
 }
-
 
 /** A closed pipe on stdout (`ptc exec ... | head`) is the reader's choice, not our failure. */
 export function exitQuietlyOnClosedStdout(): void {

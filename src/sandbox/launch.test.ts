@@ -20,6 +20,7 @@ import {
   type SandboxBackendName,
   type SandboxPolicy,
 } from './index.js';
+import { readAll } from '../../test/helpers/read-all.js';
 
 const ws = realpathSync(mkdtempSync(join(tmpdir(), 'ptc-launch-')));
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
@@ -35,16 +36,6 @@ afterEach(async () => {
 const policy: SandboxPolicy = { cwd: ws, read: [], write: [], network: false, processes: true, env: defaultSandboxEnv(ws) };
 const node = (script: string): LaunchCommand => ({ kind: 'node', command: process.execPath, args: ['-e', script] });
 
-function readAll(stream: Readable | null | undefined): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => (text += chunk));
-    stream?.on('end', () => resolve(text));
-    stream?.on('error', reject);
-    stream?.resume();
-  });
-}
 
 /** The pids of this process's children (every thread's list), read from /proc. */
 function ownChildren(): Set<string> {

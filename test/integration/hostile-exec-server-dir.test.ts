@@ -12,7 +12,6 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
@@ -21,6 +20,7 @@ import { execServerRoot } from '../../src/sandbox/host-only.js';
 import { defaultSandboxEnv, launch, probeSandbox, type SandboxPolicy } from '../../src/sandbox/index.js';
 import { realExecPath, resolvePolicyPaths } from '../../src/sandbox/policy.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
+import { readAll } from '../helpers/read-all.js';
 
 const SECRET = `exec-server-token-${randomBytes(8).toString('hex')}`;
 const SIBLING = `next-to-the-root-${randomBytes(8).toString('hex')}`;
@@ -127,15 +127,6 @@ const connect = (p) => new Promise((done) => {
 
 type Report = Record<string, string | boolean>;
 
-function readAll(stream: Readable | null | undefined): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => (text += chunk));
-    stream?.on('end', () => resolve(text));
-    stream?.on('error', reject);
-  });
-}
 
 function policy(over: Partial<SandboxPolicy>): SandboxPolicy {
   return { cwd: ws, read: [], write: [], network: false, processes: true, env: defaultSandboxEnv(ws), ...over };

@@ -43,6 +43,18 @@ export interface ExecRequest {
   readonly stdin: boolean;
 }
 
+/** `env` without its unset entries: the environment as a request carries it. */
+export function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** The entries of `env` sorted by name, without the `ignored` ones: what environment keys are made of. */
+export function sortedEnvEntries(env: Readonly<Record<string, string>>, ignored: ReadonlySet<string> = new Set()): [string, string][] {
+  return Object.entries(env)
+    .filter(([key]) => !ignored.has(key))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 export function encodeFrame(kind: FrameKind, body: Buffer | string): Buffer {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const header = Buffer.allocUnsafe(HEADER_BYTES);

@@ -3,12 +3,14 @@
 // sandbox hides (src/sandbox/host-only.ts): `<root>/<name>/sock` (the unix socket), `token` (the
 // secret a client sends first, mode 0600) and `pid`. The name is a hash of the build's directory,
 // so two checkouts each get their own server; `PTC_EXEC_SERVER_NAME` picks another (tests).
-// Imports only node: modules: the client runs this on every `ptc exec`.
+// Imports only node: modules and the dependency-free error classes: the client runs this on every
+// `ptc exec`.
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../../errors.js';
 import { execServerRoot } from '../../sandbox/host-only.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -34,6 +36,21 @@ export function serverPaths(env: Env = process.env): ServerPaths | undefined {
   const root = execServerRoot();
   const dir = path.join(root, name);
   return { root, dir, socket: path.join(dir, 'sock'), token: path.join(dir, 'token'), pid: path.join(dir, 'pid') };
+}
+
+/** serverPaths(), or CONFIG naming the fix when PTC_EXEC_SERVER_NAME is not a plain name (the server and its command). */
+export function serverPathsOrThrow(env: Env = process.env): ServerPaths {
+  const paths = serverPaths(env);
+  if (paths === undefined) throw new ConfigError("PTC_EXEC_SERVER_NAME must be lower-case letters, digits and dashes (at most 40); unset it to use the build's own server.");
+  return paths;
+}
+
+/** Makes the root and the server's directory (mode 0700) when missing; CONFIG with the fix when either is not private. */
+export function ensureServerDirs(paths: ServerPaths): void {
+  for (const dir of [paths.root, paths.dir]) {
+    const problem = ensurePrivateDir(dir);
+    if (problem !== undefined) throw new ConfigError(`the exec server's directory is not private: ${problem}. Remove it (it holds nothing but exec servers' sockets) and start again.`);
+  }
 }
 
 /** Why `dir` is not a private directory of this user (a real directory, ours, mode 0700), or undefined. */

@@ -15,6 +15,7 @@
 import process from 'node:process';
 import { userCodeImported } from '../../presets/user-code.js';
 import { RUNNER_MAX_RSS_BYTES, RUNNER_MAX_RUNS } from '../limits.js';
+import { definedEnv, sortedEnvEntries } from './frames.js';
 import type { RunnerMessage, ServerMessage } from './runner-messages.js';
 
 type Write = typeof process.stdout.write;
@@ -47,8 +48,7 @@ function replaceEnv(env: Readonly<Record<string, string>>): void {
   Object.assign(process.env, env);
 }
 
-const keyOf = (args: readonly string[], cwd: string, env: Readonly<Record<string, string>>) =>
-  JSON.stringify([args, cwd, Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+const keyOf = (args: readonly string[], cwd: string, env: Readonly<Record<string, string>>) => JSON.stringify([args, cwd, sortedEnvEntries(env)]);
 
 /** Why this runner must not serve another command line, or undefined. */
 function retireReason(usedStdin: boolean): string | undefined {
@@ -114,7 +114,7 @@ async function boot(): Promise<void> {
   if (guess !== undefined) {
     const args = JSON.parse(guess) as string[];
     (await import('../exec-speculation.js')).speculateExec(args);
-    guessKey = keyOf(args, process.cwd(), process.env as Record<string, string>);
+    guessKey = keyOf(args, process.cwd(), definedEnv(process.env));
   }
   let queue = Promise.resolve();
   process.on('message', (message: ServerMessage) => {

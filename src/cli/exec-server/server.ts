@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../errors.js';
 import { buildStamp } from '../fast-start.js';
 import { EXEC_SERVER_IDLE_MS, EXEC_SERVER_REQUEST_MS } from '../limits.js';
-import { encodeFrame, FrameReader, type ExecRequest, type Frame } from './frames.js';
-import { ensurePrivateDir, serverPaths, type ServerPaths } from './paths.js';
+import { definedEnv, encodeFrame, FrameReader, sortedEnvEntries, type ExecRequest, type Frame } from './frames.js';
+import { ensureServerDirs, serverPathsOrThrow, type ServerPaths } from './paths.js';
 import type { RunnerMessage, ServerMessage } from './runner-messages.js';
 
 /** Variables that differ from shell to shell without changing what a command does. */
@@ -52,28 +52,15 @@ interface Runner {
 type Env = Readonly<Record<string, string>>;
 
 function envKeyOf(env: Env): string {
-  return JSON.stringify(
-    Object.entries(env)
-      .filter(([key]) => !VOLATILE_ENV.has(key))
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
-}
-
-function definedEnv(env: NodeJS.ProcessEnv): Env {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return JSON.stringify(sortedEnvEntries(env, VOLATILE_ENV));
 }
 
 /** Starts this build's exec server. Throws CONFIG when its directory is not private or one already listens. */
 export async function startExecServer(options: ExecServerOptions = {}): Promise<RunningExecServer> {
   const env = definedEnv(options.env ?? process.env);
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const found = serverPaths(env);
-  if (found === undefined) throw new ConfigError('PTC_EXEC_SERVER_NAME must be lower-case letters, digits and dashes (at most 40); unset it to use the build\'s own server.');
-  const paths: ServerPaths = found;
-  for (const dir of [paths.root, paths.dir]) {
-    const problem = ensurePrivateDir(dir);
-    if (problem !== undefined) throw new ConfigError(`the exec server's directory is not private: ${problem}. Remove it (it holds nothing but exec servers' sockets) and start again.`);
-  }
+  const paths = serverPathsOrThrow(env);
+  ensureServerDirs(paths);
   if (await answers(paths.socket)) throw new ConfigError(`an exec server already runs for this build (${paths.socket}); \`ptc exec-server stop\` ends it.`);
   fs.rmSync(paths.socket, { force: true });
   const token = randomBytes(32).toString('hex');
