@@ -1,4 +1,4 @@
-// Start-up of the built `ptc` command as users run it (dist/cli/main.js, issues 11 and 27): `ptc
+// Start-up of the built `ptc` command as users run it (the package's bin, dist/cli/ptc.cjs; issues 11 and 27): `ptc
 // --help`, `ptc --version`, `ptc tools`, `ptc sdk` (answered from the output cache, and with it
 // off) and a trivial `ptc exec`, each as a median wall time and a ratio to `node -e 0` measured in
 // the same run, in turns so load drifts hit every command alike, judged against issue 27's targets. Also counts that load does not blur: the modules each
@@ -17,7 +17,8 @@ import { median } from './median.js';
 
 const SAMPLES = Number(process.env['BENCH_CLI_SAMPLES'] ?? 11);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'dist/cli/main.js');
+/** The package's bin (package.json "bin"): dist/cli/ptc.cjs, the bundle of dist/cli/main.js (scripts/bundle-bin.mjs). */
+const bin = join(root, (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: { ptc: string } }).bin.ptc);
 
 interface Measured {
   readonly label: string;
@@ -30,11 +31,11 @@ interface Measured {
 
 /** Why dist/ cannot be measured as the current sources, or undefined when it can. */
 function distProblem(): string | undefined {
-  if (!existsSync(bin)) return 'dist/cli/main.js is missing: run `npm run build`';
+  if (!existsSync(bin)) return `${bin} is missing: run \`npm run build\``;
   // Without it --help is commander's (tsc alone does not write it; `npm run build` does).
   if (!existsSync(join(root, 'dist/cli/help.json'))) return 'dist/cli/help.json is missing: run `npm run build`';
   const built = statSync(bin).mtimeMs;
-  const stale = ['src/cli/main.ts', 'src/cli/program.ts', 'src/cli/commands.ts', 'src/cli/output-cache.ts'].some((file) => statSync(join(root, file)).mtimeMs > built);
+  const stale = ['src/cli/main.ts', 'src/cli/start.ts', 'src/cli/quick-answer.ts', 'src/cli/program.ts', 'src/cli/commands.ts', 'src/cli/output-cache.ts'].some((file) => statSync(join(root, file)).mtimeMs > built);
   return stale ? 'dist/ is older than src/cli: run `npm run build`' : undefined;
 }
 

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const built = join(root, 'dist/cli/main.js');
+// The bin, the build's last step: a build stopped halfway is rebuilt.
+const built = join(root, 'dist/cli/ptc.cjs');
 
 function newestInput() {
   let newest = 0;

@@ -16,9 +16,11 @@ export default async function setup(): Promise<void> {
       stdio: 'inherit',
     });
     // The rest of `npm run build`: the language packs' own files (a Python bootstrap), and the
-    // precomputed --help texts (src/cli/help-text.ts).
+    // precomputed --help texts (src/cli/help-text.ts), and the bin bundled from dist/cli/main.js
+    // (scripts/bundle-bin.mjs), which the tests run as users do.
     execFileSync(process.execPath, [path.join(root, 'scripts/copy-language-files.mjs')], { cwd: root, stdio: 'inherit' });
     execFileSync(process.execPath, [path.join(root, 'scripts/build-cli-help.mjs')], { cwd: root, stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(root, 'scripts/bundle-bin.mjs')], { cwd: root, stdio: 'inherit' });
   } catch {
     // tsc still emits what it can. `npm test` type-checks everything before vitest starts, so a type
     // error fails the run there; here it must not stop tests of unrelated files while a change is in

@@ -18,6 +18,12 @@ export interface HelpFile {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * The built CLI's directory (dist/cli), also from the bin bundled into dist/cli/ptc.cjs: in a
+ * bundle, import.meta.url is the bundle's, so only modules directly in dist/cli may use it
+ * (scripts/bundle-bin.mjs checks). An exec server's name is made from it (exec-server/paths.ts).
+ */
+export const CLI_DIR = here;
 const HELP_FILE_NAME = 'help.json';
 export const HELP_FILE = path.join(here, HELP_FILE_NAME);
 

@@ -3,18 +3,15 @@
 // 0 success, 1 the program or agent failed, 2 usage or configuration error — never a stack trace
 // for a user error.
 //
-// Startup cost (bench/cli-start.ts, issue 27; docs/benchmarks.md, "CLI start-up"): this entry
-// imports nothing but the dependency-free error classes. commander and the named command's own
-// module (src/cli/command-table.ts) load through program.ts; each action imports what its command
-// needs when it runs. Adding a command: a row in command-table.ts and a file in commands/.
-//
-// `ptc exec` first asks this user's exec server, when one runs for this build (docs/exec-server.md):
-// it runs the same command line in a process that loaded everything beforehand. No server, or one
-// that declines, and the command runs here as always.
+// Startup cost (bench/cli-start.ts, issue 27; docs/benchmarks.md, "CLI start-up"): the package's
+// bin is this file bundled into one CommonJS file, dist/cli/ptc.cjs (scripts/bundle-bin.mjs), with
+// start.ts and the little it imports; Node loads that faster than this ES module and its imports.
+// Both run the same code. commander and the named command's own module (src/cli/command-table.ts)
+// load only when a command runs; adding a command: a row in command-table.ts and a file in commands/.
 
-import { exitQuietlyOnClosedStdout, runCli } from './run-cli.js';
+import { startCli } from './start.js';
 
-exitQuietlyOnClosedStdout();
-const argv = process.argv.slice(2);
-const served = argv[0] === 'exec' ? await (await import('./exec-server/client.js')).execOnServer(argv) : undefined;
-process.exitCode = served ?? (await runCli(argv));
+// No top-level await: a CommonJS bundle cannot have one.
+void startCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

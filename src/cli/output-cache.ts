@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import tty from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { OUTPUT_CACHE_COMPARED_FILE_BYTES, OUTPUT_CACHE_MAX_FILE_BYTES } from './limits.js';
 import { ptcHome } from '../ptc-home.js';
@@ -80,9 +81,10 @@ export function outputCacheSlot(args: readonly string[], env: Env = process.env)
         home: os.homedir(),
         // Output and notes may differ on a terminal. Whether stdin is one only decides whether the
         // trust question is asked (trust-command.ts), and a command that asked wrote to stderr, so it
-        // was not cached; stdin is not touched here (making its stream costs more than the lookup).
-        stdout: process.stdout.isTTY === true,
-        stderr: process.stderr.isTTY === true,
+        // was not cached; stdin is not touched here. tty.isatty, not process.stdout.isTTY: making the
+        // stream objects costs more than the lookup.
+        stdout: tty.isatty(1),
+        stderr: tty.isatty(2),
         node: process.version,
       });
   return { file: path.join(cacheDir(env), cacheFileName(key)), key };

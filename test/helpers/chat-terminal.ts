@@ -11,7 +11,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 import { TmuxTerminal } from './tmux-terminal.js';
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/main.js');
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/ptc.cjs');
 
 export interface ChatStart {
   /** Flags after `chat --base-url … --model deepseek-chat --session-dir …`. */

@@ -243,7 +243,7 @@ describe('ptc acp: the Zed snippet of docs/acp.md', () => {
     expect(entry.command).toBe('ptc');
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-acp-zed-home-'));
     // `ptc` is the package's bin; the env is the snippet's, plus a home of its own for the session log.
-    const child = spawn(process.execPath, [path.join(root, 'dist/cli/main.js'), ...entry.args], {
+    const child = spawn(process.execPath, [path.join(root, 'dist/cli/ptc.cjs'), ...entry.args], {
       cwd: at.workspace,
       env: { PATH: process.env.PATH ?? '', HOME: home, PTC_HOME: home, ...entry.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -199,7 +199,7 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!hasTmux) console.warn('Skipping the ptc chat approval test: tmux is not installed (apt-get install tmux).');
 
 describe.skipIf(!hasTmux)('the program in a ptc chat approval cannot redraw the question', () => {
-  const bin = path.join(root, 'dist/cli/main.js');
+  const bin = path.join(root, 'dist/cli/ptc.cjs');
   const socket = path.join(base, 'tmux.sock');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   const screen = (session: string) => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', session).stdout;

@@ -40,7 +40,7 @@ describe('built-in tool contracts at start-up', () => {
   it.each(['tools', 'sdk', 'tools --preset minimal', 'sdk --lang py'])('`ptc %s` (built) loads no contract', (line) => {
     const args = line.split(' ');
     const { dir, list, recorder } = moduleRecorder();
-    const run = spawnSync(process.execPath, ['--import', recorder, join(root, 'dist/cli/main.js'), ...args], {
+    const run = spawnSync(process.execPath, ['--import', recorder, join(root, 'dist/cli/ptc.cjs'), ...args], {
       cwd: dir,
       env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') },
       encoding: 'utf8',

@@ -13,7 +13,7 @@ import { reply, startScriptedOpenAIServer, type ScriptedServer } from '../fixtur
 import { waitUntil } from '../helpers/wait-until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!hasTmux) console.warn('Skipping the ptc chat terminal test: tmux is not installed (apt-get install tmux).');
 

@@ -12,7 +12,7 @@ import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-se
 import { compileTs } from '../helpers/compile-ts.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-cli-'));
 afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
 

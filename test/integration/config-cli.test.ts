@@ -15,7 +15,7 @@ import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServ
 import { hasTmux, TmuxTerminal } from '../helpers/tmux-terminal.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 
 let base: string;
 let workspace: string;

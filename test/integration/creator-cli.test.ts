@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-creator-cli-'));
 const workspace = path.join(base, 'ws');
 fs.mkdirSync(workspace);

@@ -13,7 +13,7 @@ import { readResults } from '../../src/eval/results.js';
 import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-eval-cli-'));
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };

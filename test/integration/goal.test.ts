@@ -16,7 +16,7 @@ import { createSessionWriter, listSessionFiles, readSession, type SessionEvent }
 import { reply, startScriptedOpenAIServer, type ScriptedReply, type ScriptedServer } from '../fixtures/scripted-openai-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 
 let workspace: string;
 let sessionDir: string;

@@ -24,7 +24,7 @@ import { delegateTurn } from '../helpers/delegate.js';
 import { readFences } from '../helpers/markdown-fences.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-limits-')));
 const workspace = path.join(base, 'ws');
 const sessions = path.join(base, 'sessions');

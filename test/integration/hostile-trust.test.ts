@@ -16,7 +16,7 @@ import { delegateTurn } from '../helpers/delegate.js';
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-hostile-trust-')));
 const home = path.join(base, 'ptc-home');
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));

@@ -21,7 +21,7 @@ import { compileTs } from '../helpers/compile-ts.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const serverJs = (name: string) => path.join(root, 'node_modules/@modelcontextprotocol', `server-${name}`, 'dist/index.js');
 const listChangedServer = path.join(root, 'test/fixtures/mcp-list-changed-server.mjs');
 

@@ -12,7 +12,7 @@ import { LoggingMessageNotificationSchema, type CallToolResult, type JSONRPCMess
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 let workspace: string;
 let client: Client;
 let stderr = '';

@@ -126,7 +126,7 @@ describe.skipIf(npmMissing)('npm pack, installed into a fresh project and a glob
 
   it('packs the built CLI, the presets and the UI client, and no sources that would need a build', () => {
     expect(packedFiles).toEqual(
-      expect.arrayContaining(['package.json', 'dist/cli/main.js', 'dist/cli/help.json', 'dist/index.js', 'presets/ptc.yml', 'dist/languages/python/runtime/child/bootstrap.py']),
+      expect.arrayContaining(['package.json', 'dist/cli/main.js', 'dist/cli/ptc.cjs', 'dist/cli/help.json', 'dist/index.js', 'presets/ptc.yml', 'dist/languages/python/runtime/child/bootstrap.py']),
     );
     const sources = packedFiles.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts') && !file.startsWith('src/ui/client/'));
     expect(sources).toEqual([]);

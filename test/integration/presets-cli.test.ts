@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-presets-cli-'));
 const workspace = path.join(base, 'ws');
 const home = path.join(base, 'ptc-home');

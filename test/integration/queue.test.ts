@@ -18,7 +18,7 @@ import { freePort, skipWithoutRedis, startRedis, type RedisServer } from '../hel
 import { waitUntil } from '../helpers/wait-until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-queue-'));
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
 /** Short locks so a killed worker's job comes back quickly; the defaults are in src/limits.ts. */

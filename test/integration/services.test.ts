@@ -170,7 +170,7 @@ describe('the default llm and sessions rows are light', () => {
     fs.writeFileSync(path.join(aux, 'count.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
     fs.writeFileSync(list, '');
     const { spawnSync } = await import('node:child_process');
-    const run = spawnSync(process.execPath, ['--import', path.join(aux, 'count.mjs'), path.join(root, 'dist/cli/main.js'), 'presets', 'show', 'ptc'], { cwd: workspace, env, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', path.join(aux, 'count.mjs'), path.join(root, 'dist/cli/ptc.cjs'), 'presets', 'show', 'ptc'], { cwd: workspace, env, encoding: 'utf8' });
     expect(run.status).toBe(0);
     const loaded = fs.readFileSync(list, 'utf8').split('\n').filter((line) => line !== '');
     // The count is real: the harness's own modules are in it.

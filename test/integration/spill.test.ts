@@ -250,7 +250,7 @@ describe('spill', () => {
       reply.text('Done.'),
     ]);
     expect(fs.readdirSync(spillDirPath(sessionDir, id))).toEqual(['p1.txt']);
-    const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/main.js');
+    const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/ptc.cjs');
     const rm = spawnSync(process.execPath, [bin, 'sessions', 'rm', id, '--session-dir', sessionDir], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace } });
     expect(rm.status, rm.stderr).toBe(0);
     expect(rm.stderr).toContain(spillDirPath(sessionDir, id));

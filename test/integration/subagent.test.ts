@@ -235,7 +235,7 @@ describe('task: refusals', () => {
 });
 
 describe('task from the CLI', () => {
-  const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/main.js');
+  const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/ptc.cjs');
 
   /** Runs the built `ptc` without blocking this process's event loop (the model server lives here). */
   function ptcAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -439,7 +439,7 @@ describe.skipIf(skipWithoutBrowser)('ptc ui in chromium', () => {
   it('follows a session that `ptc run` is writing in another process, line by line, until its turn ends', async () => {
     const program = "const a = await tools.read({ path: 'a.txt' });\nconst b = await tools.read({ path: 'b.txt' });\nreturn a.content + b.content;";
     const server = await start([reply.toolCalls([{ id: 'rc1', name: 'run_code', args: { code: program, description: 'Read in a terminal' } }]), reply.hang('Still thinking')]);
-    const cli = path.resolve(import.meta.dirname, '../../dist/cli/main.js');
+    const cli = path.resolve(import.meta.dirname, '../../dist/cli/ptc.cjs');
     const run = spawn(process.execPath, [cli, 'run', 'Read both.', '--base-url', model!.baseUrl, '--model', 'scripted', '--session-dir', sessionDir, '--cwd', workspace], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { PATH: process.env['PATH'] ?? '' },

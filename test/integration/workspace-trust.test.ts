@@ -17,7 +17,7 @@ import { reply, startScriptedOpenAIServer } from '../fixtures/scripted-openai-se
 import { skipWithoutBwrap } from '../helpers/bwrap.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'dist/cli/main.js');
+const bin = path.join(root, 'dist/cli/ptc.cjs');
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-trust-')));
 const home = path.join(base, 'ptc-home');
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));

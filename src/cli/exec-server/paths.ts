@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../errors.js';
 import { execServerRoot } from '../../sandbox/host-only.js';
+import { CLI_DIR } from '../fast-start.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,8 +23,6 @@ export interface ServerPaths {
   readonly pid: string;
 }
 
-/** The built CLI's directory (dist/cli): what a server's name is made from. */
-export const CLI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
 
