@@ -2,7 +2,8 @@
 // server, sends the command line with the working directory and the environment, relays stdin when
 // the program comes from `-`, and writes what the server relays back. No server (no token file, no
 // listener), or one that declines, resolves undefined before anything was written, and the caller
-// runs the command itself. Loads only node: modules and a few small files (9 modules in all).
+// runs the command itself. Loads only node: modules and a few small files; in the bin they are one
+// file, dist/cli/ptc-client.cjs (scripts/bundle-bin.mjs).
 
 import net from 'node:net';
 import { buildStamp } from '../fast-start.js';
