@@ -1,9 +1,10 @@
 // Part of `npm run build` (last): bundles the `ptc` bin, dist/cli/main.js and what it imports
 // statically (src/cli/start.ts, the quick answers), into the CommonJS file dist/cli/ptc.cjs, and the
 // two dynamic imports of its quick path into their own files beside it: ptc-output-cache.cjs
-// (`ptc tools`, `ptc sdk`) and ptc-client.cjs (the exec server's client, with node:net and
-// node:crypto, which only it needs). Node starts a CommonJS file with no imports of its own several
-// milliseconds sooner than an ES module graph (docs/benchmarks.md, "CLI start-up"). Every other
+// (`ptc tools`, `ptc sdk`) and ptc-client.cjs (the exec server's client, with node:net, which only
+// it needs), and what both use into a third (ptc-fnv1a.cjs). Node starts a CommonJS file with no
+// imports of its own several milliseconds sooner than an ES module graph (docs/benchmarks.md, "CLI
+// start-up"). Every other
 // module stays where tsc wrote it: a dynamic import() of one (run-cli.js, commander, ...) stays an
 // import() in the bundle, so the command modules, and the classes they throw and catch, exist once.
 //

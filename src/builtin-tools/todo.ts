@@ -43,6 +43,10 @@ export function createTodoTool(options: TodoToolOptions = {}): TodoTool {
     name: 'todo',
     description: TODO_DESCRIPTION,
     ...contractSchemas('todo', () => import('./contracts/todo.js')),
+    // It changes nothing outside this agent's own list, and its execute is synchronous, so calls
+    // issued together still apply in the order issued. Concurrency-safe also keeps it from asking
+    // under `--approve writes` (docs/approvals.md): it is not a write.
+    isConcurrencySafe: true,
     execute(args) {
       todos = copy(checkTodos(args.todos));
       options.onChange?.(copy(todos));

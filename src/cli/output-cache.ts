@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { OUTPUT_CACHE_COMPARED_FILE_BYTES, OUTPUT_CACHE_MAX_FILE_BYTES } from './limits.js';
 import { ptcHome } from '../ptc-home.js';
 import { buildStamp } from './fast-start.js';
+import { fnv1a64 } from './fnv1a.js';
 
 /** The commands whose output is cached. */
 const CACHED_COMMANDS = new Set(['tools', 'sdk']);
@@ -92,14 +93,7 @@ export function outputCacheSlot(args: readonly string[], env: Env = process.env)
 
 /** The file name of an entry: it only spreads entries over files, a hit needs the whole key (no crypto module to load). */
 export function cacheFileName(key: string): string {
-  return `${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`;
-}
-
-/** A 32-bit FNV-1a of `text` from `seed`, as 8 hex digits. */
-function fnv1a(text: string, seed: number): string {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
+  return `${fnv1a64(key)}.json`;
 }
 
 function cacheDir(env: Env): string {

@@ -92,6 +92,24 @@ describe('approvals', () => {
     expect(toolResults(events).map((r) => [r.id, r.isError])).toEqual([['w1', false], ['r1', false]]);
   });
 
+  it('under writes, a todo call does not ask (it changes only the checklist) while a write beside it does', async () => {
+    const { asked, approver } = person([{ decision: 'allow' }]);
+    const { events } = await run(
+      'standard',
+      [
+        reply.toolCalls([
+          { id: 't1', name: 'todo', args: { todos: [{ content: 'write out.txt', status: 'in_progress' }] } },
+          { id: 'w1', name: 'write', args: { path: 'out.txt', content: 'yes\n' } },
+        ]),
+        reply.text('Written.'),
+      ],
+      { policy: 'writes', approver },
+    );
+    expect(asked.map((r) => r.tool)).toEqual(['write']);
+    expect(approvalsOf(events).map((e) => e.id)).toEqual(['w1', 'w1']);
+    expect(toolResults(events).map((r) => [r.id, r.isError])).toEqual([['t1', false], ['w1', false]]);
+  });
+
   it('a deny reaches the model as the tool result, with the reason, and nothing is written', async () => {
     const { approver } = person([{ decision: 'deny', reason: 'not in this folder' }]);
     const { events } = await run(

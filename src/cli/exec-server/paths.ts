@@ -6,12 +6,12 @@
 // Imports only node: modules and the dependency-free error classes: the client runs this on every
 // `ptc exec`.
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { execServerRoot } from '../../sandbox/host-only.js';
 import { CLI_DIR } from '../fast-start.js';
+import { fnv1a64 } from '../fnv1a.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -30,7 +30,9 @@ const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
 export function serverPaths(env: Env = process.env): ServerPaths | undefined {
   const named = env['PTC_EXEC_SERVER_NAME'];
   if (named !== undefined && !NAME_PATTERN.test(named)) return undefined;
-  const name = named ?? createHash('sha256').update(CLI_DIR).digest('hex').slice(0, 16);
+  // A digest that only separates checkouts: two that collided would share a directory, and the
+  // server declines (and stops for) a client of another build.
+  const name = named ?? fnv1a64(CLI_DIR);
   const root = execServerRoot();
   const dir = path.join(root, name);
   return { root, dir, socket: path.join(dir, 'sock'), token: path.join(dir, 'token'), pid: path.join(dir, 'pid') };
