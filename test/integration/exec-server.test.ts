@@ -180,6 +180,20 @@ export function apply(ctx) {
     await waitUntil('a fresh runner', () => runnerOf().length === 1 && runnerOf()[0] !== runner);
     expect(counts(await server.stop()).served).toBe(1);
   });
+  it('a server killed outright leaves no runner behind, nor the child it started for the next run', async () => {
+    const s = setting();
+    fs.writeFileSync(path.join(s.ws, 'p.ts'), 'return 3;\n');
+    const server = await startServer(s);
+    expect(await s.ptc(['exec', 'p.ts'])).toMatchObject({ code: 0, stdout: '3\n' });
+    const [runner] = childrenOf(server.child.pid ?? -1);
+    expect(runner).toBeDefined();
+    // After a run the runner starts the sandboxed child the same command line would ask for next.
+    await waitUntil('the next child waits', () => childrenOf(runner ?? -1).length > 0);
+    const waiting = childrenOf(runner ?? -1);
+    server.child.kill('SIGKILL');
+    await waitUntil('the runner is gone', () => !fs.existsSync(`/proc/${runner}`));
+    await waitUntil('its child is gone', () => waiting.every((pid) => !fs.existsSync(`/proc/${pid}`)));
+  });
 });
 
 describe('what the exec server turns away', () => {
