@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverPaths } from '../src/cli/exec-server/paths.js';
 import { median } from './median.js';
 
 const SAMPLES = Number(process.env['BENCH_CLI_SAMPLES'] ?? 11);
@@ -124,12 +125,13 @@ export async function cliStartRows(): Promise<string[][]> {
   // output cache of `ptc tools` sees (src/cli/output-cache.ts).
   const aux = mkdtempSync(join(tmpdir(), 'ptc-cli-bench-aux-'));
   let server: ChildProcess | undefined;
+  const serverName = `bench-${process.pid}`;
   try {
     writeFileSync(join(dir, 'trivial.ts'), 'return 1;\n');
     // The same minimal environment as the `node -e 0` baseline of bench/run.ts; PTC_HOME is the
     // temp dir's, so a compile cache (Node 22+, src/cli/compile-cache.ts) starts empty and is warmed
     // by the page-cache pass below, as it is for a user after their first command.
-    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, PTC_EXEC_SERVER_NAME: `bench-${process.pid}` };
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, PTC_EXEC_SERVER_NAME: serverName };
     const commands: Measured[] = [
       { label: '`node -e 0` (baseline)', args: ['-e', '0'] },
       { label: '`ptc --help`', args: [bin, '--help'], target: 1.5 },
@@ -173,6 +175,9 @@ export async function cliStartRows(): Promise<string[][]> {
     return rows;
   } finally {
     if (server !== undefined) await stopExecServer(server);
+    // A stopped server leaves its empty directory (the name is the bench's own, never used again).
+    const serverDir = serverPaths({ PTC_EXEC_SERVER_NAME: serverName })?.dir;
+    if (serverDir !== undefined) rmSync(serverDir, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
     rmSync(aux, { recursive: true, force: true });
   }
