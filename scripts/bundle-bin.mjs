@@ -4,9 +4,9 @@
 // (`ptc tools`, `ptc sdk`) and ptc-client.cjs (the exec server's client, with node:net, which only
 // it needs), and what both use into a third (ptc-fnv1a.cjs). Node starts a CommonJS file with no
 // imports of its own several milliseconds sooner than an ES module graph (docs/benchmarks.md, "CLI
-// start-up"). Every other
-// module stays where tsc wrote it: a dynamic import() of one (run-cli.js, commander, ...) stays an
-// import() in the bundle, so the command modules, and the classes they throw and catch, exist once.
+// start-up"). Every other module stays where tsc wrote it: a dynamic import() of one (run-cli.js,
+// commander, ...) stays an import() in the bundle, so the command modules, and the classes they
+// throw and catch, exist once.
 //
 // Two checks keep the bundle honest, and fail the build:
 // - no npm package is bundled (the bin must load no package before it knows it needs one);

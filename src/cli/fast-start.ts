@@ -17,15 +17,14 @@ export interface HelpFile {
   readonly texts: Readonly<Record<string, string>>;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 /**
  * The built CLI's directory (dist/cli), also from the bin bundled into dist/cli/ptc.cjs: in a
  * bundle, import.meta.url is the bundle's, so only modules directly in dist/cli may use it
  * (scripts/bundle-bin.mjs checks). An exec server's name is made from it (exec-server/paths.ts).
  */
-export const CLI_DIR = here;
+export const CLI_DIR = path.dirname(fileURLToPath(import.meta.url));
 const HELP_FILE_NAME = 'help.json';
-export const HELP_FILE = path.join(here, HELP_FILE_NAME);
+export const HELP_FILE = path.join(CLI_DIR, HELP_FILE_NAME);
 
 /** The modules of the built CLI: every .js under dist/cli, and dist/limits.js. */
 function builtModules(cliDir: string): { rel: string; size: number; mtimeMs: number }[] {
@@ -48,7 +47,7 @@ function builtModules(cliDir: string): { rel: string; size: number; mtimeMs: num
  * dist/ on each build, so these change with any build; an installed package keeps the times of its
  * install. A few stats, not the whole tree: this is on the path of every cached answer.
  */
-export function buildStamp(cliDir: string = here): string {
+export function buildStamp(cliDir: string = CLI_DIR): string {
   const files = ['cli/main.js', 'cli/program.js', 'cli/commands.js', 'harness.js', 'limits.js', '../package.json'];
   return files
     .map((rel) => {
@@ -66,7 +65,7 @@ export function buildStamp(cliDir: string = here): string {
  * What a help file is checked against: the modules' names and sizes (the same in the tree that
  * built it and in a package installed from it, whose times are the install's).
  */
-export function helpStamp(cliDir: string = here): string {
+export function helpStamp(cliDir: string = CLI_DIR): string {
   return builtModules(cliDir)
     .map((m) => `${m.rel}:${m.size}`)
     .join('\n');
@@ -94,7 +93,7 @@ export function fastAnswer(
   args: readonly string[],
   stdout: { readonly isTTY?: boolean; readonly columns?: number },
   /** The built CLI's directory (tests: a copy); its help.json and stamp are read from there. */
-  cliDir: string = here,
+  cliDir: string = CLI_DIR,
 ): string | undefined {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) return `${packageVersionOf(path.join(cliDir, '../../package.json'))}\n`;
   const key = helpKey(args);
